@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+import { loadConfig, prepareRunEnvironment, ConfigError } from './suites/config';
+
+// Decided once in the runner and inherited by every worker through the environment.
+prepareRunEnvironment();
+
+function configOrExit() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      // A configuration mistake is the user's to fix: say which variable, no stack trace.
+      console.error(`conformance kit: configuration error: ${error.message}`);
+      process.exit(3);
+    }
+    throw error;
+  }
+}
+
+const kit = configOrExit();
+
+export default defineConfig({
+  testDir: 'suites',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  // A test waits at most for visibility plus a few requests; this bounds a hung target too.
+  timeout: kit.visibilityTimeoutMs + 6 * kit.requestTimeoutMs,
+  reporter: [['list']],
+  globalSetup: './suites/global-setup.ts',
+  outputDir: 'test-results/conformance',
+  // Traces and screenshots would capture request headers; the kit records its own redacted evidence.
+  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  // One setting chooses the target: without AG_BASE_URL the embedded reference server is started.
+  webServer: kit.embedded
+    ? {
+        command: 'node node_modules/tsx/dist/cli.mjs reference/main.ts --port 0 --no-print-tokens',
+        wait: { stdout: /AG_REFERENCE_URL=(?<ag_reference_url>http:\/\/[^\s]+)/ },
+        // SIGINT lets the server close its sockets; SIGTERM would orphan it (see TOOLING-NOTES).
+        gracefulShutdown: { signal: 'SIGINT', timeout: 2_000 },
+        stdout: 'ignore',
+        stderr: 'pipe',
+        timeout: 30_000,
+      }
+    : undefined,
+});

@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import YAML from 'yaml';
+import { loadProfile, ProfileError, readPointer, SPEC_DIR, type Profile } from './profile';
+
+export const OPENAPI_PATH = path.join(SPEC_DIR, 'openapi.yaml');
+
+/** The components the kit validates exchanges with. */
+export const COMPONENTS = [
+  'CreateAssetGroupResponse',
+  'ListAssetGroupsResponse',
+  'ErrorResponse',
+  'AssetGroup',
+  'ListAssetGroupsResult',
+  'CreateAssetGroupResult',
+  'ResponseMetadata',
+  'CreateAssetGroupRequest',
+  'ListAssetGroupsRequest',
+] as const;
+export type ComponentName = (typeof COMPONENTS)[number];
+export type Validators = Readonly<Record<ComponentName, ValidateFunction>>;
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+addFormats(ajv);
+// The document is registered whole so its internal and ./profile.yaml refs resolve; strict mode
+// must be told that the OpenAPI root keywords and our extensions are not typos.
+ajv.addVocabulary([
+  'openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security',
+  'tags', 'discriminator', 'xml', 'externalDocs', 'example', 'x-reference-profile',
+]);
+
+export const openapi = YAML.parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document;
+export const profile: Profile = loadProfile(process.env.AG_PROFILE);
+
+// The document has no $id of its own (OpenAPI does not allow one), so it is added under this URI,
+// and its `./profile.yaml` refs resolve to the profile registered beside it.
+const BASE = 'https://conformance-kit.invalid';
+let registered = 0;
+
+/**
+ * Registers the document with one profile's $defs beside it and returns the document's URI.
+ * Each profile gets its own base and its own copy of the document: Ajv caches compiled schemas
+ * by object identity, so a shared document object would keep resolving to the first profile.
+ */
+function register(p: Profile): string {
+  const dir = registered++ === 0 ? `${BASE}/spec` : `${BASE}/profile-${registered}/spec`;
+  ajv.addSchema({ $id: `${dir}/profile.yaml`, $defs: p.$defs });
+  ajv.addSchema(structuredClone(openapi) as object, `${dir}/openapi.yaml`);
+  return `${dir}/openapi.yaml`;
+}
+
+function componentOf(docUri: string, name: string): ValidateFunction {
+  const validator = ajv.getSchema(`${docUri}#/components/schemas/${name}`);
+  if (!validator) throw new Error(`spec/openapi.yaml has no components/schemas/${name}`);
+  return validator;
+}
+
+function compileAll(p: Profile, docUri: string): Validators {
+  const out = {} as Record<ComponentName, ValidateFunction>;
+  for (const name of COMPONENTS) {
+    try {
+      out[name] = componentOf(docUri, name);
+    } catch (error) {
+      throw new ProfileError(`profile ${p.name}: ${name} does not compile with its $defs: ${(error as Error).message}`);
+    }
+  }
+  return Object.freeze(out);
+}
+
+const activeUri = register(profile);
+/** One compiled validator per component, for the active profile; compiled once, at load. */
+export const validators: Validators = compileAll(profile, activeUri);
+
+/**
+ * Compiles any component under components/schemas of the active document (Ajv memoises it).
+ * Bad keywords only surface at this point, which is why the kit's tests compile every one.
+ */
+export function compileComponent(name: string): ValidateFunction {
+  return componentOf(activeUri, name);
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath || '(root)';
+  if (error.keyword === 'false schema') return `${where} is not allowed here`;
+  if (error.keyword === 'enum') {
+    return `${where} ${error.message}: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where} ${error.message}`;
+}
+
+function run(validator: ValidateFunction, data: unknown): { valid: boolean; errors: string[] } {
+  const valid = validator(data) as boolean;
+  return { valid, errors: valid ? [] : [...new Set((validator.errors ?? []).map(describe))] };
+}
+
+/**
+ * Validates against one component; errors read like `/Result/Items/0/CreateTime must match format "date-time"`.
+ * Takes any string so callers can pass names read from config; an unknown name throws.
+ */
+export function validate(name: ComponentName | (string & {}), data: unknown): { valid: boolean; errors: string[] } {
+  if (!(COMPONENTS as readonly string[]).includes(name)) throw new Error(`no validator ${name}; known: ${COMPONENTS.join(', ')}`);
+  return run(validators[name as ComponentName], data);
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** The spec's Errors table for one operation, as the document's `x-error-kind` entries hold it. */
+export function errorKinds(operationId: string): Record<number, string> {
+  for (const item of Object.values(openapi.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item?.[method];
+      if (operation?.operationId !== operationId) continue;
+      const kinds: Record<number, string> = {};
+      for (const [status, entry] of Object.entries(operation.responses ?? {})) {
+        const response = '$ref' in entry ? readPointer(openapi, entry.$ref.replace(/^#/, '')) : entry;
+        const kind = (response as Record<string, unknown> | undefined)?.['x-error-kind'];
+        if (typeof kind === 'string') kinds[Number(status)] = kind;
+      }
+      return kinds;
+    }
+  }
+  throw new Error(`spec/openapi.yaml has no operation ${operationId}`);
+}
+
+function withPointer(data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
+  const parts = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node = data;
+  for (const part of parts.slice(0, -1)) {
+    if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]] = value;
+  return data;
+}
+
+const checked = new WeakMap<Profile, Validators>();
+
+/**
+ * Problems where a profile's settings and its `$defs` disagree, e.g. a renamed list field whose
+ * schema was not overridden. Each probe sends the settings' names and bounds through the composed
+ * components, so a schema that does not know a name lets a wrong value through and is reported.
+ */
+export function checkProfileConsistency(p: Profile): string[] {
+  let v: Validators;
+  try {
+    v = p === profile ? validators : (checked.get(p) ?? compileAll(p, register(p)));
+    checked.set(p, v);
+  } catch (error) {
+    return [(error as Error).message];
+  }
+  const problems: string[] = [];
+  const expect = (name: ComponentName, data: unknown, valid: boolean, setting: string) => {
+    // One problem per setting is enough to fix it; later probes of the same setting only repeat it.
+    if (problems.some((problem) => problem.startsWith(`${setting}:`))) return;
+    const result = run(v[name], data);
+    if (result.valid === valid) return;
+    problems.push(
+      valid
+        ? `${setting}: ${JSON.stringify(data)} should be a valid ${name}, but the profile's $defs reject it: ${result.errors.join('; ')}`
+        : `${setting}: ${JSON.stringify(data)} should be an invalid ${name}, but the profile's $defs accept it (does the schema know this name or bound?)`,
+    );
+  };
+
+  const { filterField, filters, pageNumber, pageSize } = p.list;
+  expect('ListAssetGroupsRequest', {
+    [filterField]: {
+      [filters.assetSpaceId]: 'space-1',
+      [filters.groupType]: p.create.groupTypes[0] ?? 'AIGC',
+      [filters.groupIds]: ['group-1'],
+      [filters.name]: 'name',
+    },
+    [pageNumber.field]: pageNumber.default,
+    [pageSize.field]: pageSize.default,
+  }, true, 'list');
+  expect('ListAssetGroupsRequest', { [filterField]: 'not-an-object' }, false, 'list.filterField');
+  for (const key of ['assetSpaceId', 'groupType', 'name'] as const) {
+    expect('ListAssetGroupsRequest', { [filterField]: { [filters[key]]: 1 } }, false, `list.filters.${key}`);
+  }
+  expect('ListAssetGroupsRequest', { [filterField]: { [filters.groupIds]: 'group-1' } }, false, 'list.filters.groupIds');
+  for (const [setting, paging] of [['list.pageNumber', pageNumber], ['list.pageSize', pageSize]] as const) {
+    expect('ListAssetGroupsRequest', { [paging.field]: paging.minimum }, true, `${setting}.minimum`);
+    expect('ListAssetGroupsRequest', { [paging.field]: paging.minimum - 1 }, false, `${setting}.minimum`);
+  }
+  expect('ListAssetGroupsRequest', { [pageSize.field]: pageSize.maximum }, true, 'list.pageSize.maximum');
+  expect('ListAssetGroupsRequest', { [pageSize.field]: pageSize.maximum + 1 }, false, 'list.pageSize.maximum');
+
+  const create: Record<string, string> = {
+    Name: 'name', Title: 'title', Description: 'description',
+    GroupType: p.create.groupTypes[0] ?? 'AIGC', ProjectName: p.create.defaults.ProjectName ?? 'default',
+  };
+  for (const groupType of p.create.groupTypes) expect('CreateAssetGroupRequest', { ...create, GroupType: groupType }, true, 'create.groupTypes');
+  for (const field of Object.keys(create)) {
+    const { [field]: _omitted, ...without } = create;
+    expect('CreateAssetGroupRequest', without, !p.create.requiredFields.includes(field), 'create.requiredFields');
+  }
+  for (const [field, max] of Object.entries(p.create.maxLength)) {
+    expect('CreateAssetGroupRequest', { ...create, [field]: 'x'.repeat(max) }, true, `create.maxLength.${field}`);
+    expect('CreateAssetGroupRequest', { ...create, [field]: 'x'.repeat(max + 1) }, false, `create.maxLength.${field}`);
+  }
+
+  const metadata = { RequestId: 'request-1', Action: 'CreateAssetGroup', Version: '2024-01-01', Service: 'service', Region: 'region' };
+  const kinds = new Set([...Object.values(errorKinds('CreateAssetGroup')), ...Object.values(errorKinds('ListAssetGroups'))]);
+  for (const kind of kinds) {
+    const body = withPointer(withPointer({ ResponseMetadata: { ...metadata } }, p.error.codePointer, kind), p.error.messagePointer, 'message');
+    expect('ErrorResponse', body, true, 'error.codePointer');
+  }
+  const withoutCode = withPointer({ ResponseMetadata: { ...metadata } }, p.error.messagePointer, 'message');
+  expect('ErrorResponse', withoutCode, false, 'error.codePointer');
+  return problems;
+}

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+/**
+ * The kit's choices where the spec says "not shown" (see spec/profile.yaml for the why).
+ * Field names here are wire names; everything else in the kit reads them from here.
+ */
+export interface Profile {
+  name: string;
+  list: {
+    filterField: string;
+    filters: { assetSpaceId: string; groupType: string; groupIds: string; name: string };
+    nameMatch: 'case-insensitive-substring' | 'exact';
+    pageNumber: { field: string; default: number; minimum: number };
+    pageSize: { field: string; default: number; minimum: number; maximum: number };
+  };
+  create: {
+    requiredFields: string[];
+    maxLength: Record<string, number>;
+    defaults: Record<string, string>;
+    groupTypes: string[];
+  };
+  error: { codePointer: string; messagePointer: string };
+  timestamps: { format: 'rfc3339-utc' };
+  $defs: Record<string, Record<string, unknown>>;
+}
+
+export const SPEC_DIR = path.resolve(__dirname, '..', 'spec');
+export const REFERENCE_PROFILE_PATH = path.join(SPEC_DIR, 'profile.yaml');
+
+export class ProfileError extends Error {}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Mappings merge key by key; lists and scalars replace. `$defs` entries replace whole. */
+function mergeOver(base: Record<string, unknown>, over: Record<string, unknown>, atDefs = false): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (key === '$defs' && isMapping(value) && isMapping(base[key])) {
+      out[key] = { ...base[key], ...value };
+    } else if (!atDefs && isMapping(value) && isMapping(base[key])) {
+      out[key] = mergeOver(base[key] as Record<string, unknown>, value);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function readYaml(file: string, what: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ProfileError(`${what}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text);
+  } catch (error) {
+    throw new ProfileError(`${what}: ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (!isMapping(parsed)) throw new ProfileError(`${what}: ${file} must hold a YAML mapping`);
+  return parsed;
+}
+
+/** Structural sanity of a merged profile; the schemas module checks settings against `$defs`. */
+function assertShape(p: Record<string, unknown>, origin: string): asserts p is Record<string, unknown> & Profile {
+  const problems: string[] = [];
+  const need = (pointer: string, type: 'string' | 'number' | 'object' | 'array') => {
+    let node: unknown = p;
+    for (const part of pointer.split('.')) node = isMapping(node) ? node[part] : undefined;
+    const ok = type === 'array' ? Array.isArray(node) : type === 'object' ? isMapping(node) : typeof node === type;
+    if (!ok) problems.push(`${pointer} must be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}`);
+  };
+  need('name', 'string');
+  need('list.filterField', 'string');
+  for (const f of ['assetSpaceId', 'groupType', 'groupIds', 'name']) need(`list.filters.${f}`, 'string');
+  need('list.nameMatch', 'string');
+  need('list.pageNumber.field', 'string');
+  need('list.pageNumber.default', 'number');
+  need('list.pageNumber.minimum', 'number');
+  need('list.pageSize.field', 'string');
+  need('list.pageSize.default', 'number');
+  need('list.pageSize.minimum', 'number');
+  need('list.pageSize.maximum', 'number');
+  need('create.requiredFields', 'array');
+  need('create.maxLength', 'object');
+  need('create.defaults', 'object');
+  need('create.groupTypes', 'array');
+  need('error.codePointer', 'string');
+  need('error.messagePointer', 'string');
+  need('$defs', 'object');
+  const nameMatch = (p.list as Record<string, unknown> | undefined)?.nameMatch;
+  if (nameMatch !== undefined && nameMatch !== 'case-insensitive-substring' && nameMatch !== 'exact') {
+    problems.push(`list.nameMatch must be "case-insensitive-substring" or "exact", not ${JSON.stringify(nameMatch)}`);
+  }
+  for (const key of ['codePointer', 'messagePointer']) {
+    const pointer = (p.error as Record<string, unknown> | undefined)?.[key];
+    if (typeof pointer === 'string' && !pointer.startsWith('/')) problems.push(`error.${key} must be a JSON pointer starting with "/"`);
+  }
+  if (problems.length) throw new ProfileError(`profile ${origin} is not usable:\n  - ${problems.join('\n  - ')}`);
+}
+
+/**
+ * The reference profile, or the reference profile with a target's profile file merged over it.
+ * Throws ProfileError with a message naming the file and the problem.
+ */
+export function loadProfile(overridePath?: string): Profile {
+  const base = readYaml(REFERENCE_PROFILE_PATH, 'reference profile');
+  if (!overridePath) {
+    assertShape(base, REFERENCE_PROFILE_PATH);
+    return base;
+  }
+  const merged = mergeOver(base, readYaml(overridePath, 'AG_PROFILE'));
+  assertShape(merged, overridePath);
+  return merged;
+}
+
+/** Reads a JSON pointer (RFC 6901) out of a parsed body; undefined when any step is missing. */
+export function readPointer(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  let node: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !(key in node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { SPEC_DIR } from './profile';
+
+export type Level = 'MUST' | 'SHOULD' | 'MAY' | 'NOT-ASSESSED';
+export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY', 'NOT-ASSESSED'];
+export type Basis = 'spec' | 'profile' | 'http';
+
+export interface Requirement {
+  id: string;
+  level: Level;
+  basis?: Basis;
+  title: string;
+  spec: string;
+  sends?: string;
+  expects?: string;
+  reason?: string;
+}
+
+export interface Catalogue {
+  families: Record<string, string>;
+  requirements: Requirement[];
+}
+
+export const REQUIREMENTS_PATH = path.join(SPEC_DIR, 'requirements.yaml');
+
+export function loadCatalogue(file = REQUIREMENTS_PATH): Catalogue {
+  return YAML.parse(readFileSync(file, 'utf8')) as Catalogue;
+}
+
+export const familyOf = (id: string): string => id.replace(/-\d+$/, '');

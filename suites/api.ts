@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from './config';
+import { send, type Exchange } from './exchange';
+import type { OperationId } from './checks';
+
+export const VERSION = '2024-01-01';
+
+/** A body to send as is (malformed JSON, odd encodings) rather than JSON-encoded. */
+export class RawBody {
+  constructor(readonly text: string) {}
+}
+
+export interface CallOptions {
+  /** Which configured token to send as `Bearer <token>`; null sends no Authorization header. */
+  as?: TokenRole | null;
+  /** Sends this exact Authorization header; `shown` is what evidence records instead of it. */
+  authorization?: { value: string; shown: string };
+  version?: string | null;
+  contentType?: string | null;
+}
+
+export class BudgetError extends Error {}
+
+/**
+ * Per-process limits that keep the kit gentle on a shared staging system. They are far above
+ * what the suites need, so hitting one means a runaway loop in the kit, not a slow target.
+ */
+const budget = { requests: 0, creates: 0, maxRequests: 4000, maxCreates: 200 };
+
+/** 429 and 503 answers to a create are the target protecting itself, not a failure: they are counted. */
+export interface RetryCounts {
+  429: number;
+  503: number;
+}
+
+const MAX_CREATE_ATTEMPTS = 5;
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** Retry-After in seconds or as an HTTP date; a missing or odd value gets a gentle default. */
+export function retryAfterMs(header: string | undefined, attempt: number): number {
+  const fallback = Math.min(500 * 2 ** attempt, MAX_RETRY_AFTER_MS);
+  if (!header) return fallback;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(header);
+  if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_AFTER_MS);
+  return fallback;
+}
+
+/** Sends the kit's requests and keeps every exchange as evidence. */
+export class Api {
+  readonly exchanges: Exchange[] = [];
+  readonly retries: RetryCounts = { 429: 0, 503: 0 };
+
+  constructor(
+    private readonly config: KitConfig & { baseURL: string },
+    /** Called when a request needs a token that is not configured; must not return. */
+    private readonly missingToken: (role: TokenRole, variable: string) => never,
+  ) {}
+
+  token(role: TokenRole): string {
+    return this.config.tokens[role] ?? this.missingToken(role, TOKEN_VARIABLES[role]);
+  }
+
+  has(role: TokenRole): boolean {
+    return !!this.config.tokens[role];
+  }
+
+  async call(action: OperationId | string | null, body: unknown, options: CallOptions = {}): Promise<Exchange> {
+    const role = options.as === undefined ? 'primary' : options.as;
+    let authorization: string | null = null;
+    let shown = '';
+    if (options.authorization) {
+      ({ value: authorization, shown } = options.authorization);
+    } else if (role !== null) {
+      authorization = `Bearer ${this.token(role)}`;
+      shown = `Bearer <${TOKEN_VARIABLES[role]}>`;
+    }
+    if (++budget.requests > budget.maxRequests) throw new BudgetError(`request budget of ${budget.maxRequests} per worker exhausted; the kit stops rather than load the target further`);
+    const exchange = await send(this.config.baseURL, {
+      action,
+      version: options.version === undefined ? VERSION : options.version,
+      body: body instanceof RawBody ? body.text : JSON.stringify(body),
+      authorization,
+      authorizationShown: shown,
+      timeoutMs: this.config.requestTimeoutMs,
+      contentType: options.contentType,
+    });
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
+  /**
+   * Creates a group, honouring 429/503 with Retry-After (bounded) a bounded number of times.
+   * Returns the last exchange; the caller judges it.
+   */
+  async create(fields: Record<string, unknown>, as: TokenRole = 'primary'): Promise<{ exchange: Exchange; attempts: number }> {
+    if (++budget.creates > budget.maxCreates) throw new BudgetError(`create budget of ${budget.maxCreates} per worker exhausted`);
+    for (let attempt = 1; ; attempt++) {
+      const exchange = await this.call('CreateAssetGroup', fields, { as });
+      const status = exchange.response?.status;
+      if ((status !== 429 && status !== 503) || attempt >= MAX_CREATE_ATTEMPTS) return { exchange, attempts: attempt };
+      this.retries[status]++;
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt)));
+    }
+  }
+
+  /** A name unique to this run, so the kit only ever reads back what it created. */
+  uniqueName(label: string): string {
+    return `${this.config.namePrefix}${label}-${randomBytes(3).toString('hex')}`;
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import dotenv from 'dotenv';
+
+// A .env beside the kit is read once, and never overrides what the environment already says.
+dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });
+
+/** Which token a request uses: the roles of the configuration, or none. */
+export type TokenRole = 'primary' | 'otherUser' | 'channelA' | 'channelB';
+
+export const TOKEN_VARIABLES: Record<TokenRole, string> = {
+  primary: 'AG_TOKEN',
+  otherUser: 'AG_TOKEN_OTHER_USER',
+  channelA: 'AG_TOKEN_CHANNEL_A',
+  channelB: 'AG_TOKEN_CHANNEL_B',
+};
+
+/** Tokens the embedded reference server is started with; see reference/config.ts. */
+export const REFERENCE_TOKEN_VARIABLES: Record<TokenRole, string> = {
+  primary: 'AG_REF_TOKEN',
+  otherUser: 'AG_REF_TOKEN_OTHER_USER',
+  channelA: 'AG_REF_TOKEN_CHANNEL_A',
+  channelB: 'AG_REF_TOKEN_CHANNEL_B',
+};
+
+export interface KitConfig {
+  /** Undefined for the embedded reference server until its webServer has printed its URL. */
+  baseURL: string | undefined;
+  embedded: boolean;
+  tokens: Partial<Record<TokenRole, string>>;
+  profilePath: string | undefined;
+  visibilityTimeoutMs: number;
+  requestTimeoutMs: number;
+  reportDir: string;
+  seed: number;
+  numRuns: number;
+  runId: string;
+  /** Every name the kit creates starts with this, so a run only ever reads back its own data. */
+  namePrefix: string;
+}
+
+export class ConfigError extends Error {}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) throw new ConfigError(`${name} must be a positive whole number, not ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+function checkBaseURL(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`AG_BASE_URL is not a URL: ${JSON.stringify(raw)} (expected e.g. https://staging.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`AG_BASE_URL must be http or https, not ${url.protocol}`);
+  if (url.search || url.hash) throw new ConfigError('AG_BASE_URL must not carry a query or fragment: give the base only; the kit adds /v1/media_assets/?Action=…');
+  return raw;
+}
+
+/**
+ * Run-wide values the runner decides once and its workers inherit through the environment:
+ * Playwright evaluates the config in every worker, and a second random draw there would give
+ * each worker its own run prefix and its own reference tokens.
+ */
+export function prepareRunEnvironment(env: NodeJS.ProcessEnv = process.env): void {
+  env.AG_RUN_ID ||= `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  env.AG_SEED ||= String(randomBytes(4).readUInt32BE() >>> 1);
+  if (!env.AG_BASE_URL) {
+    for (const name of Object.values(REFERENCE_TOKEN_VARIABLES)) env[name] ||= `ref-${randomBytes(12).toString('hex')}`;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
+  const embedded = !env.AG_BASE_URL;
+  const tokens: Partial<Record<TokenRole, string>> = {};
+  const variables = embedded ? REFERENCE_TOKEN_VARIABLES : TOKEN_VARIABLES;
+  for (const [role, name] of Object.entries(variables) as [TokenRole, string][]) {
+    const value = env[name];
+    if (value === undefined) continue;
+    // A set-but-empty token is a mistake in a CI secret, not a request to skip the checks.
+    if (value.trim() === '') throw new ConfigError(`${name} is set but empty; unset it to skip the checks that need it, or give the token`);
+    tokens[role] = value.trim();
+  }
+  if (!embedded && !tokens.primary) throw new ConfigError('AG_TOKEN is required with AG_BASE_URL: the primary user\'s Bearer token');
+  const runId = env.AG_RUN_ID || 'local';
+  const seedRaw = env.AG_SEED ?? '';
+  if (seedRaw !== '' && !/^-?\d+$/.test(seedRaw.trim())) throw new ConfigError(`AG_SEED must be a whole number, not ${JSON.stringify(seedRaw)}`);
+  return {
+    baseURL: embedded ? env.AG_REFERENCE_URL : checkBaseURL(env.AG_BASE_URL!),
+    embedded,
+    tokens,
+    profilePath: env.AG_PROFILE ? path.resolve(env.AG_PROFILE) : undefined,
+    visibilityTimeoutMs: positiveInt(env, 'AG_VISIBILITY_TIMEOUT_MS', embedded ? 10_000 : 60_000),
+    requestTimeoutMs: positiveInt(env, 'AG_REQUEST_TIMEOUT_MS', 15_000),
+    reportDir: path.resolve(env.AG_REPORT_DIR || 'conformance-report'),
+    seed: Number(seedRaw || 0),
+    numRuns: positiveInt(env, 'AG_NUM_RUNS', 25),
+    runId,
+    namePrefix: `agc-${runId}-`,
+  };
+}

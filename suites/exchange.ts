@@ -1,0 +1,154 @@
+import http from 'node:http';
+import https from 'node:https';
+
+/**
+ * One request and what came back, as the checks see it. Tokens never enter an Exchange: the
+ * Authorization header is stored as a description of its form ("Bearer <primary token>").
+ */
+export interface Exchange {
+  request: {
+    method: string;
+    url: string;
+    action: string | null;
+    version: string | null;
+    headers: Record<string, string>;
+    body: string;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    /** The parsed body; undefined when the body is not JSON (see jsonError). */
+    json?: unknown;
+    jsonError?: string;
+    truncated?: boolean;
+  };
+  /** Set when no HTTP response came back at all (refused, reset, timed out). */
+  networkError?: string;
+  durationMs: number;
+}
+
+export interface SendOptions {
+  action: string | null;
+  version: string | null;
+  /** Raw body text; objects are JSON-encoded by the caller so malformed bodies can be sent too. */
+  body: string;
+  /** The Authorization header value to send, or null for none. */
+  authorization: string | null;
+  /** How to show the Authorization header in evidence, e.g. "Bearer <primary token>". */
+  authorizationShown: string;
+  timeoutMs: number;
+  /** Extra path to request instead of the spec path, for bad-path probes. */
+  path?: string;
+  method?: string;
+  contentType?: string | null;
+}
+
+export const SPEC_PATH = '/v1/media_assets/';
+/** Bodies beyond this are cut short so a target answering megabytes cannot exhaust the kit. */
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+
+export function buildUrl(baseURL: string, path: string, action: string | null, version: string | null): string {
+  const url = new URL(path.replace(/^\//, ''), baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
+  if (action !== null) url.searchParams.set('Action', action);
+  if (version !== null) url.searchParams.set('Version', version);
+  return url.toString();
+}
+
+/**
+ * Sends one request with node:http rather than fetch: fetch trims header values, and the kit
+ * must be able to send `Bearer ` with its trailing space exactly as a careless client would.
+ */
+export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
+  const url = buildUrl(baseURL, options.path ?? SPEC_PATH, options.action, options.version);
+  const method = options.method ?? 'POST';
+  const headers: Record<string, string> = {};
+  const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
+  if (contentType !== null) headers['content-type'] = contentType;
+  headers['content-length'] = String(Buffer.byteLength(options.body));
+  const shownHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorizationShown } : {}) };
+  const wireHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorization } : {}) };
+  const exchange: Exchange = {
+    request: { method, url, action: options.action, version: options.version, headers: shownHeaders, body: options.body },
+    durationMs: 0,
+  };
+  const started = performance.now();
+  return new Promise<Exchange>((resolve) => {
+    const finish = (patch: Partial<Exchange>) => {
+      Object.assign(exchange, patch, { durationMs: Math.round(performance.now() - started) });
+      resolve(exchange);
+    };
+    const parsed = new URL(url);
+    const lib = parsed.protocol === 'https:' ? https : http;
+    const req = lib.request(parsed, { method, headers: wireHeaders, agent: parsed.protocol === 'https:' ? agents.https : agents.http, timeout: options.timeoutMs });
+    // `timeout` above only covers idle sockets; this bounds the whole exchange.
+    const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      finish({ networkError: describeNetworkError(error) });
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        size += chunk.length;
+        if (size > MAX_RESPONSE_BYTES) {
+          truncated = true;
+          chunks.push(chunk.subarray(0, chunk.length - (size - MAX_RESPONSE_BYTES)));
+          res.destroy();
+          finishResponse();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      let done = false;
+      const finishResponse = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(deadline);
+        const body = Buffer.concat(chunks).toString('utf8');
+        const responseHeaders: Record<string, string> = {};
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        let json: unknown;
+        let jsonError: string | undefined;
+        if (truncated) jsonError = `body larger than ${MAX_RESPONSE_BYTES} bytes; not parsed`;
+        else {
+          try {
+            json = JSON.parse(body);
+          } catch (error) {
+            jsonError = (error as Error).message;
+          }
+        }
+        finish({ response: { status: res.statusCode ?? 0, headers: responseHeaders, body: truncated ? `${body.slice(0, 2000)}…` : body, json, jsonError, truncated } });
+      };
+      res.on('end', finishResponse);
+      res.on('error', (error) => {
+        if (done) return;
+        done = true;
+        clearTimeout(deadline);
+        finish({ networkError: `connection dropped mid-answer (HTTP ${res.statusCode}): ${describeNetworkError(error)}` });
+      });
+    });
+    req.end(options.body);
+  });
+}
+
+function describeNetworkError(error: Error & { code?: string }): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the target up?)';
+    case 'ECONNRESET':
+      return 'connection reset by the target';
+    case 'ENOTFOUND':
+      return 'host name not found';
+    default:
+      return error.code ? `${error.code}: ${error.message}` : error.message;
+  }
+}

@@ -1,0 +1,104 @@
+import { test, expect } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadCatalogue, familyOf, LEVELS } from '../schemas/requirements';
+
+const ROOT = path.resolve(__dirname, '..');
+const FAMILIES = ['ENV', 'VER', 'AUTH', 'ERR', 'CREATE', 'LIST', 'PAGE', 'SCOPE', 'CHAN', 'VIS', 'SCHEMA', 'INPUT'];
+const catalogue = loadCatalogue();
+const SPEC_COPY = path.join(ROOT, 'spec', 'asset-group-interface.md');
+const UPSTREAM_SPEC = path.resolve(ROOT, '..', 'shared', 'spec-source', 'asset-group-interface.md');
+
+interface ListedTest {
+  title: string;
+  file: string;
+  annotations: { type: string; description?: string }[];
+}
+
+/** The conformance suites as Playwright itself sees them: titles and annotations, nothing run. */
+function listSuites(): ListedTest[] {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
+    cwd: ROOT,
+    // A base URL stops the config from starting the reference server just to list tests.
+    env: { ...process.env, AG_BASE_URL: 'http://127.0.0.1:9', AG_TOKEN: 'listing-only' },
+    encoding: 'utf8',
+  });
+  expect(run.status, run.stderr).toBe(0);
+  const report = JSON.parse(run.stdout);
+  const tests: ListedTest[] = [];
+  const walk = (suite: { specs?: { title: string; file: string; tests: { annotations: ListedTest['annotations'] }[] }[]; suites?: unknown[] }) => {
+    for (const spec of suite.specs ?? []) tests.push({ title: spec.title, file: spec.file, annotations: spec.tests[0]?.annotations ?? [] });
+    for (const child of (suite.suites ?? []) as (typeof suite)[]) walk(child);
+  };
+  for (const suite of report.suites) walk(suite);
+  return tests;
+}
+
+test('the catalogue declares exactly the twelve families', () => {
+  expect(Object.keys(catalogue.families).sort()).toEqual([...FAMILIES].sort());
+});
+
+test('the kit\'s copy of the spec is the upstream spec, word for word', () => {
+  // The kit carries the spec it was written from; where the upstream copy sits beside the checkout, they must agree.
+  test.skip(!existsSync(UPSTREAM_SPEC), `no upstream spec at ${UPSTREAM_SPEC} to compare with`);
+  expect(readFileSync(SPEC_COPY, 'utf8')).toBe(readFileSync(UPSTREAM_SPEC, 'utf8'));
+});
+
+test('requirement IDs are unique', () => {
+  const ids = catalogue.requirements.map((r) => r.id);
+  expect(ids.filter((id, i) => ids.indexOf(id) !== i), 'Duplicate requirement ID').toEqual([]);
+});
+
+test('every requirement has a well-formed ID of a known family, a level and its spec sentence', () => {
+  const problems: string[] = [];
+  for (const r of catalogue.requirements) {
+    if (!/^[A-Z]+-\d{2}$/.test(r.id)) problems.push(`${r.id}: not FAMILY-NN`);
+    if (!FAMILIES.includes(familyOf(r.id))) problems.push(`${r.id}: unknown family ${familyOf(r.id)}`);
+    if (!LEVELS.includes(r.level)) problems.push(`${r.id}: unknown level ${r.level}`);
+    if (!r.title?.trim()) problems.push(`${r.id}: no title`);
+    if (!r.spec?.trim()) problems.push(`${r.id}: no spec sentence`);
+    if (r.level === 'NOT-ASSESSED') {
+      if (!r.reason?.trim()) problems.push(`${r.id}: NOT-ASSESSED without a reason`);
+      if (!/not shown/i.test(r.spec) && !r.reason) problems.push(`${r.id}: NOT-ASSESSED should quote a "not shown" point`);
+    } else {
+      if (!['spec', 'profile', 'http'].includes(r.basis ?? '')) problems.push(`${r.id}: basis must be spec, profile or http`);
+      if (!r.sends?.trim() || !r.expects?.trim()) problems.push(`${r.id}: says neither what is sent nor what must come back`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('every "not shown" point of the spec is listed as NOT-ASSESSED', () => {
+  const spec = readFileSync(SPEC_COPY, 'utf8');
+  // "X: not shown" marks a point the spec leaves open; X is the last sentence before it.
+  const points = spec
+    .split('\n')
+    .filter((line) => /:\s*not shown/i.test(line))
+    .map((line) => line.split(/:\s*not shown/i)[0].replace(/^[-\s]*/, '').split('. ').pop()!.trim());
+  expect(points.length).toBeGreaterThan(10);
+  const quoted = catalogue.requirements.filter((r) => r.level === 'NOT-ASSESSED' || r.basis === 'profile').map((r) => r.spec);
+  const missing = points.filter((point) => !quoted.some((q) => q.includes(point)));
+  expect(missing, 'spec lines saying "not shown" that no NOT-ASSESSED or profile entry quotes').toEqual([]);
+});
+
+test('every conformance test starts its title with a known requirement ID and carries it as an annotation', () => {
+  const known = new Set(catalogue.requirements.map((r) => r.id));
+  const problems: string[] = [];
+  for (const t of listSuites()) {
+    const id = /^([A-Z]+-\d{2}) /.exec(t.title)?.[1];
+    const annotated = t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description);
+    if (!id) problems.push(`${t.file}: "${t.title}" does not start with a requirement ID`);
+    else if (!known.has(id)) problems.push(`${t.file}: "${t.title}" cites unknown ID ${id}`);
+    else if (annotated.length !== 1 || annotated[0] !== id) problems.push(`${t.file}: "${t.title}" has requirement annotations ${JSON.stringify(annotated)}, expected ["${id}"]`);
+    const entry = catalogue.requirements.find((r) => r.id === id);
+    if (entry?.level === 'NOT-ASSESSED') problems.push(`${t.file}: "${t.title}" tests a NOT-ASSESSED point`);
+  }
+  expect(problems).toEqual([]);
+});
+
+test('every MUST, SHOULD and MAY requirement is checked by at least one conformance test', () => {
+  const cited = new Set(listSuites().flatMap((t) => t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description)));
+  const unchecked = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !cited.has(r.id)).map((r) => `${r.id} (${r.level})`);
+  expect(unchecked, 'requirements with no conformance test').toEqual([]);
+});

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import YAML from 'yaml';
+import {
+  checkProfileConsistency,
+  COMPONENTS,
+  compileComponent,
+  errorKinds,
+  openapi,
+  validate,
+  validators,
+  type ComponentName,
+} from '../schemas/index';
+import { loadProfile } from '../schemas/profile';
+
+interface Case {
+  validator: ComponentName;
+  description: string;
+  data: unknown;
+  valid: boolean;
+  error?: string;
+}
+
+const CASES_PATH = path.join(__dirname, '..', 'schemas', 'cases.yaml');
+const cases = YAML.parse(readFileSync(CASES_PATH, 'utf8'), { merge: true }) as Case[];
+// "(profile)" cases pin reference-profile choices; a target's override may choose otherwise.
+const overridden = process.env.AG_PROFILE;
+
+test.describe('schemas/cases.yaml', () => {
+  for (const c of cases) {
+    test(c.description, () => {
+      test.skip(!!overridden && c.description.startsWith('(profile)'), `reference-profile case; AG_PROFILE=${overridden} is active`);
+      const result = validate(c.validator, c.data);
+      expect(result.valid, `${c.validator}: ${result.errors.join('; ') || 'no errors'}`).toBe(c.valid);
+      if (c.error !== undefined) expect(result.errors.join('\n')).toContain(c.error);
+    });
+  }
+});
+
+test('cases.yaml is well formed and covers every validator with valid and invalid cases', () => {
+  const descriptions = cases.map((c) => c.description);
+  expect(descriptions.filter((d, i) => descriptions.indexOf(d) !== i), 'duplicate descriptions').toEqual([]);
+  for (const c of cases) {
+    expect(COMPONENTS, `${c.description}: unknown validator`).toContain(c.validator);
+    expect(typeof c.valid, `${c.description}: valid must be true or false`).toBe('boolean');
+    // A literal `<<` key means the file was read without merge keys and the data is not what it says.
+    expect(JSON.stringify(c.data) ?? '', `${c.description}: unmerged YAML merge key`).not.toContain('"<<"');
+    if (!c.valid) expect(c.error, `${c.description}: an invalid case names its error`).toBeTruthy();
+  }
+  for (const name of COMPONENTS) {
+    expect(cases.filter((c) => c.validator === name && c.valid).length, `${name} valid cases`).toBeGreaterThanOrEqual(2);
+    expect(cases.filter((c) => c.validator === name && !c.valid).length, `${name} invalid cases`).toBeGreaterThanOrEqual(3);
+  }
+});
+
+test('every schema under components/schemas compiles in strict mode', () => {
+  const names = Object.keys(openapi.components?.schemas ?? {});
+  expect(names).toEqual(expect.arrayContaining([...COMPONENTS]));
+  for (const name of names) expect(() => compileComponent(name), name).not.toThrow();
+  for (const name of COMPONENTS) expect(typeof validators[name], name).toBe('function');
+});
+
+test('validation errors read as instance path and message', () => {
+  const result = validate('ListAssetGroupsResponse', {
+    ResponseMetadata: { RequestId: 'r', Action: 'ListAssetGroups', Version: '2024-01-01', Service: 's', Region: 'r' },
+    Result: { Items: [{ CreateTime: '2024-01-01T08:00:00' }], TotalCount: 1, PageNumber: 1, PageSize: 10 },
+  });
+  expect(result.valid).toBe(false);
+  expect(result.errors).toContain('/Result/Items/0/CreateTime must match format "date-time"');
+  expect(result.errors).toContain("/Result/Items/0 must have required property 'Id'");
+});
+
+test('validate refuses a component it has no validator for', () => {
+  expect(() => validate('AssetGroupp', {})).toThrow(/no validator AssetGroupp/);
+});
+
+test('errorKinds gives the spec Errors table for CreateAssetGroup', () => {
+  expect(errorKinds('CreateAssetGroup')).toEqual({
+    400: 'AssetError',
+    401: 'TokenAuthError',
+    403: 'AssetError',
+    429: 'UpstreamRateLimit',
+    500: 'AssetError',
+    503: 'AssetError',
+  });
+});
+
+test('errorKinds gives the spec Errors table for ListAssetGroups', () => {
+  expect(errorKinds('ListAssetGroups')).toEqual({
+    400: 'AssetBadRequest',
+    401: 'TokenAuthError',
+    403: 'AssetError',
+    500: 'AssetError',
+  });
+});
+
+test('errorKinds refuses an operation the document does not have', () => {
+  expect(() => errorKinds('DeleteAssetGroup')).toThrow(/no operation DeleteAssetGroup/);
+});
+
+test('checkProfileConsistency finds no problem in the reference profile', () => {
+  expect(checkProfileConsistency(loadProfile())).toEqual([]);
+});
+
+test('checkProfileConsistency reports settings that the profile schemas contradict', () => {
+  const inconsistent = loadProfile();
+  // Settings changed, $defs left as they are: exactly the mistake an override can make.
+  inconsistent.list.filterField = 'Filters';
+  inconsistent.list.pageSize.maximum = 200;
+  inconsistent.create.requiredFields = ['Name', 'Title'];
+  inconsistent.create.maxLength = { ...inconsistent.create.maxLength, Name: 80 };
+  inconsistent.error.codePointer = '/Error/Code';
+  const problems = checkProfileConsistency(inconsistent);
+  for (const setting of ['list.filterField', 'list.pageSize.maximum', 'create.requiredFields', 'create.maxLength.Name', 'error.codePointer']) {
+    expect(problems.some((p) => p.startsWith(`${setting}:`)), `a problem for ${setting} in:\n${problems.join('\n')}`).toBe(true);
+  }
+});
+
+test('checkProfileConsistency reports $defs that do not compile', () => {
+  const broken = loadProfile();
+  broken.$defs = { ...broken.$defs, Timestamp: { type: 'string', patern: '^x$' } };
+  const problems = checkProfileConsistency(broken);
+  expect(problems.join('\n')).toMatch(/does not compile.*patern/);
+});
+
+test('checkProfileConsistency accepts an override whose settings and $defs agree', () => {
+  const renamed = loadProfile();
+  const reference = renamed.$defs.ListAssetGroupsRequest as { properties: Record<string, unknown> };
+  renamed.list.filterField = 'Filters';
+  renamed.$defs = {
+    ...renamed.$defs,
+    ListAssetGroupsRequest: { ...reference, properties: { ...reference.properties, Filters: reference.properties.Filter } },
+  };
+  // Passing here means the override's own $defs were compiled: the reference ones lack `Filters`.
+  expect(checkProfileConsistency(renamed)).toEqual([]);
+});
