@@ -36,7 +36,7 @@ export default defineConfig({
   // One setting chooses the target: without AG_BASE_URL the embedded reference server is started.
   webServer: kit.embedded
     ? {
-        command: 'node node_modules/tsx/dist/cli.mjs reference/main.ts --port 0 --no-print-tokens',
+        command: 'node node_modules/tsx/dist/cli.mjs reference/main.ts --port 0 --no-print-tokens --create-rate 5',
         wait: { stdout: /AG_REFERENCE_URL=(?<ag_reference_url>http:\/\/[^\s]+)/ },
         // SIGINT lets the server close its sockets; SIGTERM would orphan it (see TOOLING-NOTES).
         gracefulShutdown: { signal: 'SIGINT', timeout: 2_000 },

@@ -19,6 +19,7 @@ export const COMPONENTS = [
   'ResponseMetadata',
   'CreateAssetGroupRequest',
   'ListAssetGroupsRequest',
+  'Timestamp',
 ] as const;
 export type ComponentName = (typeof COMPONENTS)[number];
 export type Validators = Readonly<Record<ComponentName, ValidateFunction>>;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from './config';
 import { send, type Exchange } from './exchange';
 import type { OperationId } from './checks';
+import type { Profile } from '../schemas/profile';
 
 export const VERSION = '2024-01-01';
 
@@ -51,6 +52,8 @@ export function retryAfterMs(header: string | undefined, attempt: number): numbe
 export class Api {
   readonly exchanges: Exchange[] = [];
   readonly retries: RetryCounts = { 429: 0, 503: 0 };
+  /** The first few 429 answers, kept as evidence for INPUT-08 (Retry-After). */
+  readonly rateLimited: Exchange[] = [];
 
   constructor(
     private readonly config: KitConfig & { baseURL: string },
@@ -101,6 +104,7 @@ export class Api {
       const status = exchange.response?.status;
       if ((status !== 429 && status !== 503) || attempt >= MAX_CREATE_ATTEMPTS) return { exchange, attempts: attempt };
       this.retries[status]++;
+      if (status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
       await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt)));
     }
   }
@@ -109,4 +113,28 @@ export class Api {
   uniqueName(label: string): string {
     return `${this.config.namePrefix}${label}-${randomBytes(3).toString('hex')}`;
   }
+}
+
+/** A list query in the kit's terms; the profile turns it into the target's field names. */
+export interface ListQuery {
+  assetSpaceId?: string;
+  groupType?: string;
+  groupIds?: string[];
+  name?: string;
+  pageNumber?: unknown;
+  pageSize?: unknown;
+}
+
+export function listBody(profile: Profile, query: ListQuery): Record<string, unknown> {
+  const { filters, filterField, pageNumber, pageSize } = profile.list;
+  const filter: Record<string, unknown> = {};
+  if (query.assetSpaceId !== undefined) filter[filters.assetSpaceId] = query.assetSpaceId;
+  if (query.groupType !== undefined) filter[filters.groupType] = query.groupType;
+  if (query.groupIds !== undefined) filter[filters.groupIds] = query.groupIds;
+  if (query.name !== undefined) filter[filters.name] = query.name;
+  const body: Record<string, unknown> = {};
+  if (Object.keys(filter).length) body[filterField] = filter;
+  if (query.pageNumber !== undefined) body[pageNumber.field] = query.pageNumber;
+  if (query.pageSize !== undefined) body[pageSize.field] = query.pageSize;
+  return body;
 }

@@ -138,7 +138,17 @@ export function clientError(ex: Exchange): Failure | undefined {
   return undefined;
 }
 
+/** An answer, and not a 5xx: for inputs where acceptance and refusal are both conforming. */
+export function noServerError(ex: Exchange): Failure | undefined {
+  if (!ex.response || ex.response.status >= 500) {
+    return fail(noServerError, ex.response ? `HTTP ${ex.response.status}` : `no response: ${ex.networkError}`, 'a client\'s input never causes a server error (RFC 9110 §15.6)', 'accept or refuse the input with a 2xx or 4xx; never fail inside');
+  }
+  return undefined;
+}
+
 export function errorBodyShape(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  // Only error answers have an error body; a success where an error was due is another requirement's failure.
+  if ((ex.response?.status ?? 0) < 400) return undefined;
   const result = ctx.validate('ErrorResponse', ex.response?.json);
   if (!result.valid) {
     return fail(errorBodyShape, `HTTP ${ex.response?.status} body ${show(ex.response?.json)}: ${result.errors.join('; ')}`, `ErrorResponse of profile "${ctx.profile.name}"`, 'shape error bodies as the profile says (reference: ResponseMetadata.Error = { Code, Message }, no Result), or supply your own profile with AG_PROFILE');
@@ -196,4 +206,135 @@ export function formatFailure(failure: Failure, ex: Exchange): string {
     `  Documented: ${failure.documented}`,
     `  Fix:        ${failure.fix}`,
   ].join('\n');
+}
+
+// ---------------------------------------------------------------- results of create and list
+
+type Item = Record<string, unknown>;
+
+function items(ex: Exchange): Item[] | undefined {
+  const list = readPointer(ex.response?.json, '/Result/Items');
+  return Array.isArray(list) ? (list as Item[]) : undefined;
+}
+
+const idsOf = (ex: Exchange): unknown[] => (items(ex) ?? []).map((item) => item?.Id);
+
+export function createdWithId(ex: Exchange): Failure | undefined {
+  const id = readPointer(ex.response?.json, '/Result/Id');
+  if (ex.response?.status !== 200 || typeof id !== 'string' || id.trim() === '') {
+    return fail(createdWithId, ex.response ? `HTTP ${ex.response.status}, Result.Id ${show(id)}` : `no response: ${ex.networkError}`, 'Success: HTTP 200, JSON envelope with Result = { Id: string <group_id> }.', 'answer a valid create with 200 and the new group\'s logical Id in Result.Id');
+  }
+  return undefined;
+}
+
+/** A 200 whose Result is a list result the other list checks can read. */
+export function isListResult(ex: Exchange): Failure | undefined {
+  const failure = status200(ex);
+  if (failure) return { ...failure, check: isListResult.name };
+  if (!items(ex)) {
+    return fail(isListResult, `Result ${show(readPointer(ex.response?.json, '/Result'))}`, 'Result: { Items: array of asset group, TotalCount, PageNumber, PageSize }', 'answer ListAssetGroups with Result.Items as an array');
+  }
+  return undefined;
+}
+
+/** The page holds exactly these Ids (in any order; no order is documented). */
+export function listsExactly(expected: string[]): Check {
+  return named('listsExactly', (ex) => {
+    const got = idsOf(ex);
+    const missing = expected.filter((id) => !got.includes(id));
+    const extra = got.filter((id) => !expected.includes(id as string));
+    if (missing.length || extra.length || got.length !== expected.length) {
+      return fail('listsExactly', `Items Ids ${show(got)}${missing.length ? `; missing ${show(missing)}` : ''}${extra.length ? `; unexpected ${show(extra)}` : ''}`, `exactly ${show(expected)}`, 'apply every filter of the request, and only those, to the caller\'s groups');
+    }
+    return undefined;
+  });
+}
+
+export function listsIncluding(expected: string[]): Check {
+  return named('listsIncluding', (ex) => {
+    const got = idsOf(ex);
+    const missing = expected.filter((id) => !got.includes(id));
+    if (missing.length) return fail('listsIncluding', `Items Ids ${show(got)}; missing ${show(missing)}`, `includes ${show(expected)}`, 'list every group of the caller that matches the filters');
+    return undefined;
+  });
+}
+
+export function listsNoneOf(forbidden: string[], why: string): Check {
+  return named('listsNoneOf', (ex) => {
+    const leaked = idsOf(ex).filter((id) => forbidden.includes(id as string));
+    if (leaked.length) return fail('listsNoneOf', `Items include ${show(leaked)}`, why, 'filter results by the caller\'s user and the token\'s channel before any other filter');
+    return undefined;
+  });
+}
+
+export function everyItem(description: string, predicate: (item: Item) => boolean, documented: string): Check {
+  return named('everyItem', (ex) => {
+    const bad = (items(ex) ?? []).filter((item) => !predicate(item));
+    if (bad.length) return fail('everyItem', `${bad.length} item(s) where ${description} does not hold, e.g. ${show(bad[0])}`, documented, 'return only groups that match every filter sent');
+    return undefined;
+  });
+}
+
+export function totalCountIs(expected: number): Check {
+  return named('totalCountIs', (ex) => {
+    const got = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (got !== expected) return fail('totalCountIs', `TotalCount ${show(got)} (Items on this page: ${items(ex)?.length})`, `TotalCount | integer | Number of matching groups: ${expected}`, 'count every match of the query, not the items of the page');
+    return undefined;
+  });
+}
+
+export function emptyPage(ex: Exchange): Failure | undefined {
+  const list = items(ex);
+  if (!list || list.length !== 0) return fail(emptyPage, `Items ${show(list)}`, 'Items: [] when nothing matches on this page', 'return an empty Items array past the last match');
+  return undefined;
+}
+
+export function pagingEchoes(pageNumber: number, pageSize: number): Check {
+  return named('pagingEchoes', (ex) => {
+    const got = { PageNumber: readPointer(ex.response?.json, '/Result/PageNumber'), PageSize: readPointer(ex.response?.json, '/Result/PageSize') };
+    if (got.PageNumber !== pageNumber || got.PageSize !== pageSize) {
+      return fail('pagingEchoes', `PageNumber ${show(got.PageNumber)}, PageSize ${show(got.PageSize)}`, `PageNumber ${pageNumber}, PageSize ${pageSize}: "Page number / Page size of this result"`, 'report the page number and page size the result was computed with');
+    }
+    return undefined;
+  });
+}
+
+export function pageWithinSize(ex: Exchange): Failure | undefined {
+  const size = readPointer(ex.response?.json, '/Result/PageSize');
+  const list = items(ex) ?? [];
+  if (typeof size !== 'number' || list.length > size) return fail(pageWithinSize, `${list.length} items with PageSize ${show(size)}`, 'PageSize | integer | Page size of this result.', 'never return more items than the page size');
+  return undefined;
+}
+
+/** The list item of a created group carries back every field that was sent, unchanged. */
+export function itemMatchesSent(id: string, sent: Record<string, string>, defaults: Record<string, string>): Check {
+  return named('itemMatchesSent', (ex) => {
+    const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+    if (!item) return fail('itemMatchesSent', `no item with Id ${id} in ${show(idsOf(ex))}`, 'the created group is listed by its Id', 'list created groups once they are in the snapshot');
+    const expected = { ...defaults, ...sent };
+    const changed = Object.entries(expected).filter(([field, value]) => item[field] !== value);
+    if (changed.length) {
+      return fail('itemMatchesSent', changed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '), 'Name, Title, Description, GroupType, ProjectName: create request; list item', 'store and return the create fields exactly as sent (no trimming, re-encoding or truncation)');
+    }
+    return undefined;
+  });
+}
+
+export function timestampsUtc(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  for (const item of items(ex) ?? []) {
+    for (const field of ['CreateTime', 'UpdateTime']) {
+      const result = ctx.validate('Timestamp', item?.[field]);
+      if (!result.valid) return fail(timestampsUtc, `${field} ${show(item?.[field])} of ${show(item?.Id)}: ${result.errors.join('; ')}`, `ISO 8601 UTC timestamp; profile "${ctx.profile.name}": RFC 3339 with Z`, 'write timestamps in UTC, e.g. 2024-01-01T12:00:00Z');
+    }
+  }
+  return undefined;
+}
+
+export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
+  for (const item of items(ex) ?? []) {
+    const created = Date.parse(String(item?.CreateTime));
+    const updated = Date.parse(String(item?.UpdateTime));
+    if (!(updated >= created)) return fail(updateNotBeforeCreate, `CreateTime ${show(item?.CreateTime)}, UpdateTime ${show(item?.UpdateTime)} for ${show(item?.Id)}`, 'UpdateTime is set by the service at or after CreateTime', 'set UpdateTime to the creation time on create');
+  }
+  return undefined;
 }

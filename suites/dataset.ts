@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Api, type RetryCounts } from './api';
+import { Api, listBody, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from './exchange';
 import type { Profile } from '../schemas/profile';
@@ -36,6 +36,7 @@ export interface Dataset {
   lastPolls: Partial<Record<TokenRole, Exchange>>;
   polls: number;
   retries: RetryCounts;
+  rateLimited: Exchange[];
   /** A problem of the phase itself (budget, kit bug), as opposed to a target's answer. */
   error?: string;
 }
@@ -52,7 +53,7 @@ function plan(prefix: string, has: (role: TokenRole) => boolean): Planned[] {
   const name = (key: string) => `${prefix}ds-${key}-${salt}`;
   const groups: Planned[] = [
     { key: 'p0', via: 'primary', sent: { Name: name('p0'), Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' } },
-    { key: 'p1', via: 'primary', sent: { Name: name('p1'), Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, emoji 🎬', GroupType: 'AIGC', ProjectName: 'agc-project' } },
+    { key: 'p1', via: 'primary', sent: { Name: `${name('p1')}-Grüße-世界-🎬-e\u0301`, Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, emoji 🎬', GroupType: 'AIGC', ProjectName: 'agc-project' } },
     { key: 'p2', via: 'primary', sent: { Name: name('p2'), Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' } },
     { key: 'p3', via: 'primary', sent: { Name: name('p3'), Title: 'Conformance probe p3', Description: 'Third of five', GroupType: 'AIGC', ProjectName: 'agc-project' } },
     // No ProjectName: CREATE-04 looks for the profile's default in the list item.
@@ -66,10 +67,7 @@ function plan(prefix: string, has: (role: TokenRole) => boolean): Planned[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function idsFilter(profile: Profile, ids: string[]): Record<string, unknown> {
-  return {
-    [profile.list.filterField]: { [profile.list.filters.groupIds]: ids },
-    [profile.list.pageSize.field]: Math.min(profile.list.pageSize.maximum, Math.max(ids.length, profile.list.pageSize.minimum)),
-  };
+  return listBody(profile, { groupIds: ids, pageSize: Math.min(profile.list.pageSize.maximum, Math.max(ids.length, profile.list.pageSize.minimum)) });
 }
 
 /** Items of a list answer, or [] when the answer is not a list result. */
@@ -93,6 +91,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     lastPolls: {},
     polls: 0,
     retries: api.retries,
+    rateLimited: api.rateLimited,
   };
   try {
     const planned = plan(config.namePrefix, (role) => api.has(role));

@@ -6,7 +6,11 @@ import { type Check, type CheckContext, formatFailure } from './checks';
 import { loadDataset, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 
-export { RawBody, VERSION, Api } from './api';
+export { RawBody, VERSION, Api, listBody } from './api';
+export { groupsOf, itemsOf } from './dataset';
+
+/** The annotation that ties a test to its requirement; the title starts with the same ID. */
+export const requirement = (id: string) => ({ annotation: { type: 'requirement', description: id } });
 
 /** What the kit knows for a whole worker: configuration, the active profile, compiled validators. */
 export interface Kit {
