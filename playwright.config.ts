@@ -28,7 +28,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A test waits at most for visibility plus a few requests; this bounds a hung target too.
   timeout: kit.visibilityTimeoutMs + 6 * kit.requestTimeoutMs,
-  reporter: [['list']],
+  // The list on the console, then the conformance outputs; exit-status last, so the verdict ends the output.
+  reporter: [['list'], ['./reporters/json.ts'], ['./reporters/html.ts'], ['./reporters/junit.ts'], ['./reporters/exit-status.ts']],
   globalSetup: './suites/global-setup.ts',
   outputDir: 'test-results/conformance',
   // Traces and screenshots would capture request headers; the kit records its own redacted evidence.

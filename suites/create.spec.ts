@@ -51,6 +51,8 @@ test.describe('VIS eventual visibility of created groups', () => {
     const created = groupsOf(dataset, () => true, { visible: false });
     const lags = created.map((g) => ({ key: g.key, via: g.via, id: g.id, visibleAfterMs: g.visibleAfterMs }));
     await testInfo.attach('visibility-lags', { body: JSON.stringify({ timeoutMs: dataset.visibilityTimeoutMs, polls: dataset.polls, lags }, null, 2), contentType: 'application/json' });
+    // The create phase's own 429/503 retries, for the reports' counts.
+    await testInfo.attach('retries', { body: JSON.stringify(dataset.retries), contentType: 'application/json' });
     const late = created.filter((g) => g.visibleAfterMs === null || g.visibleAfterMs > dataset.visibilityTimeoutMs);
     if (late.length) {
       await testInfo.attach('evidence', { body: JSON.stringify({ lastPolls: dataset.lastPolls }, null, 2), contentType: 'application/json' });

@@ -24,6 +24,9 @@ export interface Kit {
  */
 export type Verify = (exchange: Exchange, checks: Check[]) => Promise<void>;
 
+/** What this worker has already attached for the reports. */
+const workerFacts = { run: false, identity: false };
+
 export const test = base.extend<{ api: Api; verify: Verify; dataset: Dataset }, { kit: Kit }>({
   kit: [
     async ({}, use) => {
@@ -43,6 +46,21 @@ export const test = base.extend<{ api: Api; verify: Verify; dataset: Dataset }, 
       throw new Error('unreachable');
     });
     await use(api);
+    // Facts for the reports travel as attachments, so that merged shards carry them too.
+    if (!workerFacts.run) {
+      workerFacts.run = true;
+      const { baseURL, embedded, profilePath, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs } = kit.config;
+      const facts = { baseURL, embedded, profile: { name: kit.context.profile.name, path: profilePath ?? null }, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs };
+      await testInfo.attach('run', { body: JSON.stringify(facts), contentType: 'application/json' });
+    }
+    if (!workerFacts.identity) {
+      const meta = api.exchanges.map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata).find((m) => typeof m?.Service === 'string');
+      if (meta) {
+        workerFacts.identity = true;
+        await testInfo.attach('target-identity', { body: JSON.stringify({ Service: meta.Service, Region: meta.Region }), contentType: 'application/json' });
+      }
+    }
+    if (api.retries[429] || api.retries[503]) await testInfo.attach('retries', { body: JSON.stringify(api.retries), contentType: 'application/json' });
   },
   dataset: async ({}, use) => {
     await use(loadDataset());

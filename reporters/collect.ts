@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { summarize, type ConformanceSummary, type FailureEvidence, type Outcome, type RunFacts } from './verdict';
+
+/**
+ * What every output reporter shares: it reads the requirement annotations and the attachments
+ * the suites wrote, and hands them to `summarize`. Subclasses only write their file.
+ */
+export abstract class ConformanceReporter implements Reporter {
+  private readonly outcomes = new Map<string, Outcome>();
+  private readonly facts: RunFacts = { lagsMs: [], neverVisible: 0, retries: { 429: 0, 503: 0 }, startedAt: new Date().toISOString(), finishedAt: '', runErrors: [] };
+
+  /** The report directory; the env var wins so CI can route each run's reports. */
+  protected get reportDir(): string {
+    return path.resolve(process.env.AG_REPORT_DIR || 'conformance-report');
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(_config: FullConfig, _suite: Suite): void {
+    this.facts.startedAt = new Date().toISOString();
+  }
+
+  onError(error: TestError): void {
+    this.facts.runErrors.push(firstLine(error.message ?? error.value ?? 'unknown error'));
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const annotations = [...test.annotations, ...result.annotations];
+    const requirement = annotations.find((a) => a.type === 'requirement')?.description ?? null;
+    const failures: FailureEvidence[] = [];
+    let counterexample: Outcome['counterexample'];
+    for (const attachment of result.attachments) {
+      if (!attachment.body) continue;
+      const body = parseJson(attachment.body.toString('utf8'));
+      if (attachment.name === 'evidence' && body?.failure) failures.push({ ...body.failure, exchange: body.exchange });
+      else if (attachment.name === 'counterexample' && body) counterexample = body;
+      else if (attachment.name === 'run' && body && this.facts.baseURL === undefined) Object.assign(this.facts, { baseURL: body.baseURL, embedded: body.embedded, profile: body.profile, seed: body.seed, numRuns: body.numRuns, runId: body.runId, visibilityTimeoutMs: body.visibilityTimeoutMs });
+      else if (attachment.name === 'target-identity' && body && this.facts.service === undefined) Object.assign(this.facts, { service: body.Service, region: body.Region });
+      else if (attachment.name === 'retries' && body) {
+        this.facts.retries[429] += Number(body[429]) || 0;
+        this.facts.retries[503] += Number(body[503]) || 0;
+      } else if (attachment.name === 'visibility-lags' && body) {
+        for (const lag of body.lags ?? []) {
+          if (typeof lag.visibleAfterMs === 'number') this.facts.lagsMs.push(lag.visibleAfterMs);
+          else this.facts.neverVisible++;
+        }
+      }
+    }
+    const outcome: Outcome = {
+      requirement,
+      title: test.title,
+      file: path.relative(process.cwd(), test.location.file),
+      status: result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed',
+      durationMs: result.duration,
+      checks: annotations.filter((a) => a.type === 'check').map((a) => a.description ?? ''),
+      skipReason: annotations.find((a) => a.type === 'skip')?.description,
+      error: result.errors.map((e) => e.message ?? e.value ?? '').join('\n') || undefined,
+      failures,
+      counterexample,
+    };
+    this.outcomes.set(test.id, outcome);
+  }
+
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | void> {
+    this.facts.finishedAt = new Date(result.startTime.getTime() + result.duration).toISOString();
+    this.facts.startedAt = result.startTime.toISOString();
+    mkdirSync(this.reportDir, { recursive: true });
+    await this.write(summarize([...this.outcomes.values()], this.facts));
+  }
+
+  protected abstract write(summary: ConformanceSummary): void | Promise<void>;
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function firstLine(text: string): string {
+  // Strip ANSI colours Playwright adds to some messages.
+  return text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim())?.trim() ?? text;
+}

@@ -1,0 +1,28 @@
+import type { FullResult } from '@playwright/test/reporter';
+import { ConformanceReporter } from './collect';
+import type { ConformanceSummary } from './verdict';
+
+/**
+ * Makes the run's exit status the verdict's: a failed SHOULD or MAY is a warning and leaves a
+ * conforming run green; anything short of "conformant" fails it. Prints the verdict last.
+ */
+export default class ExitStatusReporter extends ConformanceReporter {
+  private summary?: ConformanceSummary;
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  protected write(summary: ConformanceSummary): void {
+    this.summary = summary;
+  }
+
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    await super.onEnd(result);
+    const summary = this.summary!;
+    const warnings = summary.warnings.length ? ` (SHOULD not met: ${summary.warnings.join(', ')})` : '';
+    console.log(`\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${summary.firstReason}` : ''}\nReport: ${this.reportDir}/index.html`);
+    if (result.status === 'interrupted' || result.status === 'timedout') return { status: result.status };
+    return { status: summary.verdict === 'conformant' ? 'passed' : 'failed' };
+  }
+}
