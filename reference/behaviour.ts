@@ -121,6 +121,13 @@ export interface ReferenceHooks {
   toListItem(group: GroupRecord): ListItem;
   successBody(meta: ResponseMetadata, result: unknown, ctx: HookContext): unknown;
   errorBody(meta: ResponseMetadata, error: ApiError, ctx: HookContext): unknown;
+  /** The wire form of an answer: its Content-Type and body text. */
+  encodeResponse(payload: unknown, status: number): EncodedResponse;
+}
+
+export interface EncodedResponse {
+  contentType: string;
+  text: string;
 }
 
 /** The 400 kind differs per operation in the spec's error table. */
@@ -378,6 +385,12 @@ export function errorBody(meta: ResponseMetadata, error: ApiError, ctx: HookCont
   return body;
 }
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export function encodeResponse(payload: unknown): EncodedResponse {
+  return { contentType: JSON_CONTENT_TYPE, text: JSON.stringify(payload) };
+}
+
 function setPointer(target: Record<string, unknown>, pointer: string, value: unknown): void {
   const parts = pointer
     .slice(1)
@@ -411,4 +424,5 @@ export const defaultHooks: ReferenceHooks = {
   toListItem,
   successBody,
   errorBody,
+  encodeResponse,
 };

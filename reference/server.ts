@@ -228,8 +228,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     }
     if (latencyMs > 0) await sleep(latencyMs);
     if (res.destroyed || res.headersSent) return;
-    const text = JSON.stringify(payload);
-    res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text) });
+    const { contentType, text } = hooks.encodeResponse(payload, status);
+    res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   }
 

@@ -198,7 +198,7 @@ a:focus,summary:focus,[tabindex]:focus{outline:3px solid #1a5fb4;outline-offset:
 .banner.conformant{background:var(--ok)}.banner.non-conformant{background:var(--bad)}.banner.incomplete{background:var(--warn)}
 .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:8px 16px}.facts div{border-bottom:1px solid var(--line)}
 dt{font-weight:600;color:var(--muted);font-size:13px}dd{margin:0 0 6px;overflow-wrap:anywhere}
-table.counts{border-collapse:collapse;margin:12px 0}table.counts th,table.counts td{border:1px solid var(--line);padding:4px 10px;text-align:right}
+table.counts{border-collapse:collapse;margin:12px 0;max-width:100%}table.counts th,table.counts td{border:1px solid var(--line);padding:4px 10px;text-align:right}
 .reqs{list-style:none;padding:0;margin:0}.req{border-left:4px solid var(--line);padding:6px 10px;margin:6px 0;background:#fafafa}
 .req.failed{border-color:var(--bad)}.req.passed{border-color:var(--ok)}.req.skipped,.req.waived{border-color:var(--warn)}
 .meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
@@ -211,5 +211,5 @@ pre{background:#f3f3f3;padding:8px;overflow:auto;max-height:360px;white-space:pr
 .rdf{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}
 .chart{max-width:520px;width:100%;height:auto}.chart .bar{fill:#1a5fb4}.chart .axis{stroke:#333}.chart text{font-size:9px;fill:#333}
 .run-errors{border:2px solid var(--bad);padding:6px 12px;margin:12px 0}
-@media (max-width:640px){.exchange{grid-template-columns:1fr}.rdf{grid-template-columns:1fr}.banner h1{font-size:22px}}
+@media (max-width:640px){table.counts th,table.counts td{padding:2px 5px;font-size:13px}.exchange{grid-template-columns:1fr}.rdf{grid-template-columns:1fr}.banner h1{font-size:22px}}
 `;

@@ -212,3 +212,12 @@ export function checkProfileConsistency(p: Profile): string[] {
   expect('ErrorResponse', withoutCode, false, 'error.codePointer');
   return problems;
 }
+
+/** The shape of conformance.json, compiled on the same strict instance; used by the kit's tests. */
+export const REPORT_SCHEMA_PATH = path.join(__dirname, 'conformance-report.schema.json');
+let reportValidator: ValidateFunction | undefined;
+export function validateReport(data: unknown): { valid: boolean; errors: string[] } {
+  reportValidator ??= ajv.compile(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')));
+  const valid = reportValidator(data) as boolean;
+  return { valid, errors: (reportValidator.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`) };
+}

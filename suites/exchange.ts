@@ -58,8 +58,9 @@ export function buildUrl(baseURL: string, path: string, action: string | null, v
 }
 
 /**
- * Sends one request with node:http rather than fetch: fetch trims header values, and the kit
- * must be able to send `Bearer ` with its trailing space exactly as a careless client would.
+ * Sends one request with node:http rather than fetch: the kit needs a hard deadline on the whole
+ * exchange (a target that trickles bytes never trips an idle timeout), a cap on how much of an
+ * answer it reads, and header values and bodies sent exactly as given, malformed ones included.
  */
 export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
   const url = buildUrl(baseURL, options.path ?? SPEC_PATH, options.action, options.version);

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
+export interface KitRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  reportDir: string;
+  outputDir: string;
+  durationMs: number;
+}
+
+/** The kit's variables stripped from the parent's environment, so a self-test is never steered by the developer's .env or shell. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && key !== 'TEST_WORKER_INDEX' && key !== 'TEST_PARALLEL_INDEX') env[key] = value;
+  }
+  return env;
+}
+
+/**
+ * Runs Playwright at the kit's root in a child process, with its own report and output folders
+ * so that parallel runs never clobber each other. Bounded: killed with SIGINT (then SIGKILL) after
+ * `timeoutMs`, since SIGTERM would orphan a webServer.
+ */
+export function runPlaywright(args: string[], env: Record<string, string>, { timeoutMs = 120_000, dir }: { timeoutMs?: number; dir?: string } = {}): Promise<KitRun> {
+  const work = dir ?? mkdtempSync(path.join(os.tmpdir(), 'agc-selftest-'));
+  const reportDir = env.AG_REPORT_DIR ?? path.join(work, 'report');
+  const outputDir = path.join(work, 'output');
+  const started = Date.now();
+  return new Promise((resolve) => {
+    // merge-reports takes no --output; only test runs write test-results.
+    const child = spawn(process.execPath, [CLI, ...args, ...(args[0] === 'test' ? [`--output=${outputDir}`] : [])], {
+      cwd: ROOT,
+      env: { ...cleanEnv(), AG_REPORT_DIR: reportDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    }, timeoutMs);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, reportDir, outputDir, durationMs: Date.now() - started });
+    });
+  });
+}
+
+export function readJson<T = any>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+/** Every file below a folder, for searches over everything a run wrote. */
+export function filesBelow(dir: string): string[] {
+  let out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    out = statSync(full).isDirectory() ? out.concat(filesBelow(full)) : out.concat(full);
+  }
+  return out;
+}

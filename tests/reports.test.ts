@@ -1,0 +1,170 @@
+import { test, expect } from '@playwright/test';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startReferenceServer, ApiError, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
+import { referenceUsers, TOKEN_ROLES } from '../reference/config';
+import { validateReport } from '../schemas';
+import { runPlaywright, readJson, filesBelow, type KitRun } from './harness';
+import type { ConformanceSummary } from '../reporters/verdict';
+
+// Each conformance run here takes a few seconds; these tests are about what the reports say.
+test.describe.configure({ mode: 'parallel' });
+test.setTimeout(180_000);
+
+/** Distinctive tokens, so that any trace of one in a written file is unmistakable. */
+function distinctiveTokens(tag: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const info of TOKEN_ROLES) env[info.serverEnv] = `SECRET-${tag}-${info.role}-${Math.random().toString(36).slice(2, 12)}`;
+  return env;
+}
+
+function kitEnv(server: ReferenceServer, serverEnv: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = { AG_BASE_URL: server.url, AG_VISIBILITY_TIMEOUT_MS: '5000', AG_SEED: '424242', AG_NUM_RUNS: '10' };
+  for (const info of TOKEN_ROLES) env[info.clientEnv] = serverEnv[info.serverEnv];
+  return env;
+}
+
+async function withServer<T>(options: Parameters<typeof startReferenceServer>[0], body: (server: ReferenceServer) => Promise<T>): Promise<T> {
+  const server = await startReferenceServer({ lagMs: 50, createRate: null, ...options });
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+function statuses(summary: ConformanceSummary): Record<string, string> {
+  return Object.fromEntries(summary.requirements.map((r) => [r.id, r.status]));
+}
+
+function expectReportFiles(run: KitRun): ConformanceSummary {
+  for (const file of ['conformance.json', 'index.html', 'junit.xml']) expect(existsSync(path.join(run.reportDir, file)), `${file} written\n${run.stdout}\n${run.stderr}`).toBe(true);
+  const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
+  const validation = validateReport(summary);
+  expect(validation.errors, 'conformance.json validates against schemas/conformance-report.schema.json').toEqual([]);
+  return summary;
+}
+
+/**
+ * A target that fails on purpose: it echoes the Authorization header it was sent in its 401
+ * message (the worst place a token can travel back from) and gives a valid token under another
+ * scheme the wrong error kind (AUTH-03), and it ignores the group-type filter (LIST-03).
+ */
+const leakyTarget: Partial<ReferenceHooks> = {
+  authenticate(authorization, ctx) {
+    const principal = defaultHooks.authenticate(authorization, ctx);
+    if (!(principal instanceof ApiError)) return principal;
+    // A valid token under another scheme gets the wrong kind, so AUTH-03's evidence carries the echo.
+    const kind = authorization && !/^bearer /i.test(authorization) ? 'AssetError' : 'TokenAuthError';
+    return new ApiError(401, kind, `token not accepted: ${authorization}`);
+  },
+  matchesFilter(group, filter, ctx) {
+    return defaultHooks.matchesFilter(group, { ...filter, groupType: undefined }, ctx);
+  },
+};
+
+test('a run writes conformance.json, index.html and junit.xml; against the reference server the verdict is conformant', async () => {
+  const serverEnv = distinctiveTokens('ok');
+  await withServer({ users: referenceUsers(serverEnv) }, async (server) => {
+    const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
+    expect(run.status, run.stdout.slice(-3000)).toBe(0);
+    const summary = expectReportFiles(run);
+    expect(summary.verdict).toBe('conformant');
+    expect(summary.target.baseURL).toBe(server.url);
+    expect(summary.target.service).toBe('media_assets');
+    expect(summary.visibility.samples).toBeGreaterThan(0);
+    expect(summary.requirements.filter((r) => r.level === 'MUST').every((r) => r.status === 'passed')).toBe(true);
+    expect(run.stdout).toContain('Verdict: conformant');
+    const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
+    expect((junit.match(/<testcase /g) ?? []).length).toBe(summary.requirements.length);
+  });
+});
+
+test('a failing target gives non-conformant with evidence, and no file the run writes contains a token', async () => {
+  const serverEnv = distinctiveTokens('leak');
+  await withServer({ users: referenceUsers(serverEnv), hooks: leakyTarget }, async (server) => {
+    const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
+    expect(run.status).not.toBe(0);
+    const summary = expectReportFiles(run);
+    expect(summary.verdict).toBe('non-conformant');
+    expect(statuses(summary)['LIST-03']).toBe('failed');
+    expect(statuses(summary)['AUTH-03']).toBe('failed');
+    const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
+    expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
+    // The target echoed `Basic <token>` back; the kit must have blotted it out of its evidence.
+    const written = [...filesBelow(run.reportDir), ...filesBelow(run.outputDir)];
+    expect(written.length).toBeGreaterThan(3);
+    const leaks: string[] = [];
+    for (const file of written) {
+      const text = readFileSync(file).toString('latin1');
+      for (const token of Object.values(serverEnv)) if (text.includes(token)) leaks.push(`${path.relative(run.reportDir, file)} contains ${token}`);
+    }
+    for (const token of Object.values(serverEnv)) if (run.stdout.includes(token) || run.stderr.includes(token)) leaks.push(`console output contains ${token}`);
+    expect(leaks).toEqual([]);
+    expect(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')).toContain('<redacted token>');
+  });
+});
+
+test('two shards merged give the same verdict and requirement statuses as one run', async () => {
+  const serverEnv = distinctiveTokens('shard');
+  await withServer({ users: referenceUsers(serverEnv), hooks: leakyTarget }, async (server) => {
+    const env = kitEnv(server, serverEnv);
+    const work = mkdtempSync(path.join(os.tmpdir(), 'agc-shards-'));
+    const blobDir = path.join(work, 'blob');
+    const [single, ...shards] = await Promise.all([
+      runPlaywright(['test'], env),
+      // Each shard writes its own folder (the blob reporter empties its folder first), as CI jobs would.
+      runPlaywright(['test', '--shard=1/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-1` }),
+      runPlaywright(['test', '--shard=2/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-2` }),
+    ]);
+    mkdirSync(blobDir);
+    for (const [i, shard] of shards.entries()) {
+      expect(shard.stderr).not.toContain('Error:');
+      for (const file of readdirSync(`${blobDir}-${i + 1}`)) copyFileSync(path.join(`${blobDir}-${i + 1}`, file), path.join(blobDir, file));
+    }
+    expect(readdirSync(blobDir).length, 'one blob per shard').toBe(2);
+    const merged = await runPlaywright(['merge-reports', '--config', 'playwright.config.ts', blobDir], { AG_REPORT_DIR: path.join(work, 'merged') });
+    const one = expectReportFiles(single);
+    const both = expectReportFiles(merged);
+    expect(one.verdict).toBe('non-conformant');
+    expect(statuses(one)['LIST-03']).toBe('failed');
+    expect(both.verdict).toBe(one.verdict);
+    expect(statuses(both)).toEqual(statuses(one));
+  });
+});
+
+test('index.html renders the verdict and a failure\'s evidence in a real browser, with no console errors', async ({}, testInfo) => {
+  const chromium = '/usr/bin/chromium';
+  test.skip(!existsSync(chromium), `${chromium} is not installed (.ci/run installs Debian's chromium)`);
+  const serverEnv = distinctiveTokens('html');
+  const run = await withServer({ users: referenceUsers(serverEnv), hooks: leakyTarget }, (server) => runPlaywright(['test'], kitEnv(server, serverEnv)));
+  const { chromium: launcher } = await import('@playwright/test');
+  const browser = await launcher.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => !request.url().startsWith('file:') && problems.push(`network request to ${request.url()}`));
+    await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not conformant');
+    const failure = page.locator('.failure').first();
+    await expect(failure).toBeVisible();
+    await expect(failure).toContainText('Received');
+    await expect(failure).toContainText('How to fix');
+    await expect(failure.locator('pre').first()).toContainText('POST');
+    await page.screenshot({ path: testInfo.outputPath('report-desktop.png'), fullPage: false });
+    // Keyboard: the first Tab reaches the skip link, and it leads to the requirements.
+    await page.keyboard.press('Tab');
+    await expect(page.locator('a.skip')).toBeFocused();
+    // Phone width: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: testInfo.outputPath('report-phone.png') });
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+});
