@@ -1,14 +1,26 @@
 import { defineConfig } from '@playwright/test';
 import { loadConfig, prepareRunEnvironment, ConfigError } from './suites/config';
+import { loadProfile, ProfileError } from './schemas/profile';
+import { loadCatalogue } from './schemas/requirements';
+import { loadWaivers, WaiverError } from './reporters/waivers';
 
 // Decided once in the runner and inherited by every worker through the environment.
 prepareRunEnvironment();
 
 function configOrExit() {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    // Profile and waivers are read here first, so that a mistake in either is one clear line
+    // naming the variable, not a stack trace from every worker.
+    const profile = loadProfile(config.profilePath);
+    // Required only now: loading the validators compiles the profile, which must be readable first.
+    const { checkProfileConsistency } = require('./schemas') as typeof import('./schemas');
+    const inconsistent = checkProfileConsistency(profile);
+    if (inconsistent.length) throw new ConfigError(`AG_PROFILE ${config.profilePath}: its settings and its $defs disagree:\n  - ${inconsistent.join('\n  - ')}`);
+    loadWaivers(process.env.AG_WAIVERS, new Set(loadCatalogue().requirements.map((r) => r.id)));
+    return config;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ProfileError || error instanceof WaiverError) {
       // A configuration mistake is the user's to fix: say which variable, no stack trace.
       console.error(`conformance kit: configuration error: ${error.message}`);
       process.exit(3);
@@ -17,7 +29,9 @@ function configOrExit() {
   }
 }
 
-const kit = configOrExit();
+// merge-reports only needs the reporters: the run it merges was configured and checked already.
+const merging = process.argv.includes('merge-reports');
+const kit = merging ? { ...loadConfig({ ...process.env, AG_BASE_URL: '', AG_PROFILE: '' }), embedded: false } : configOrExit();
 
 export default defineConfig({
   testDir: 'suites',

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { summarize, type ConformanceSummary, type FailureEvidence, type Outcome, type RunFacts } from './verdict';
+import { loadWaivers } from './waivers';
+import { loadCatalogue } from '../schemas/requirements';
 
 /**
  * What every output reporter shares: it reads the requirement annotations and the attachments
@@ -69,7 +71,8 @@ export abstract class ConformanceReporter implements Reporter {
     this.facts.finishedAt = new Date(result.startTime.getTime() + result.duration).toISOString();
     this.facts.startedAt = result.startTime.toISOString();
     mkdirSync(this.reportDir, { recursive: true });
-    await this.write(summarize([...this.outcomes.values()], this.facts));
+    const waivers = loadWaivers(process.env.AG_WAIVERS, new Set(loadCatalogue().requirements.map((r) => r.id)));
+    await this.write(summarize([...this.outcomes.values()], this.facts, waivers));
   }
 
   protected abstract write(summary: ConformanceSummary): void | Promise<void>;
@@ -85,5 +88,6 @@ function parseJson(text: string): any {
 
 function firstLine(text: string): string {
   // Strip ANSI colours Playwright adds to some messages.
-  return text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((line) => line.trim())?.trim() ?? text;
+  const line = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim() ?? text;
+  return line.replace(/^Error: /, '');
 }

@@ -83,6 +83,7 @@ function render(s: ConformanceSummary): string {
   <h2 id="visibility">Visibility lag</h2>
   ${visibility(s)}
 </section>
+${waiversSection(s)}
 <section aria-labelledby="skipped">
   <h2 id="skipped">Skipped, and why</h2>
   ${skipped.length ? `<ul>${skipped.map((r) => `<li><a href="#${r.id}">${esc(r.id)}</a> ${esc(r.title)}: ${esc(r.reason)}</li>`).join('')}</ul>` : '<p>Nothing was skipped.</p>'}
@@ -97,6 +98,18 @@ function render(s: ConformanceSummary): string {
 </body>
 </html>
 `;
+}
+
+function waiversSection(s: ConformanceSummary): string {
+  const { applied, expired, unused } = s.waivers;
+  if (!applied.length && !expired.length && !unused.length) return '';
+  const list = (title: string, items: typeof applied) =>
+    items.length ? `<h3>${esc(title)}</h3><ul>${items.map((w) => `<li><a href="#${esc(w.id)}">${esc(w.id)}</a>: ${esc(w.reason)} — <span>${esc(w.link)}</span>${w.expires ? ` (expires ${esc(w.expires)})` : ''}</li>`).join('')}</ul>` : '';
+  return `<section aria-labelledby="waivers"><h2 id="waivers">Waivers</h2>
+${list('Applied: these failures are accepted and do not change the verdict', applied)}
+${list('Expired: no longer applied, renew or fix', expired)}
+${list('Unused: the requirement did not fail, the waiver can go', unused)}
+</section>`;
 }
 
 function fact(name: string, value: unknown): string {

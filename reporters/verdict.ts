@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, type Level, type Requirement } from '../schemas/requirements';
+import { isExpired, type Waiver } from './waivers';
 
 /**
  * The one place the verdict is computed. Every reporter calls `summarize` on the same outcomes
@@ -62,6 +63,7 @@ export interface RequirementResult {
   status: RequirementStatus;
   checks: string[];
   reason: string | null;
+  waiver?: Waiver;
   tests: Outcome[];
 }
 
@@ -81,6 +83,8 @@ export interface ConformanceSummary {
   visibility: { timeoutMs: number | null; samples: number; neverVisible: number; p50: number | null; p95: number | null; max: number | null; lagsMs: number[] };
   retries: { 429: number; 503: number };
   runErrors: string[];
+  /** Waivers that turned a failure into "waived", that have expired, or that nothing needed. */
+  waivers: { applied: Waiver[]; expired: Waiver[]; unused: Waiver[] };
 }
 
 const ROOT = path.resolve(__dirname, '..');
@@ -113,9 +117,26 @@ function requirementResult(entry: Requirement, tests: Outcome[]): RequirementRes
   return { ...base, status: 'passed', reason: null };
 }
 
-export function summarize(outcomes: Outcome[], facts: RunFacts): ConformanceSummary {
+/** A failure with a current waiver becomes "waived"; an expired waiver changes nothing but is reported. */
+function applyWaivers(requirements: RequirementResult[], waivers: Waiver[], now: Date): ConformanceSummary['waivers'] {
+  const result: ConformanceSummary['waivers'] = { applied: [], expired: [], unused: [] };
+  for (const waiver of waivers) {
+    const target = requirements.find((r) => r.id === waiver.id);
+    if (isExpired(waiver, now)) result.expired.push(waiver);
+    else if (target?.status === 'failed') {
+      target.status = 'waived';
+      target.reason = `waived: ${waiver.reason} (${waiver.link}); the failure was: ${target.reason}`;
+      target.waiver = waiver;
+      result.applied.push(waiver);
+    } else result.unused.push(waiver);
+  }
+  return result;
+}
+
+export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[] = [], now = new Date()): ConformanceSummary {
   const catalogue = loadCatalogue();
   const requirements = catalogue.requirements.map((entry) => requirementResult(entry, outcomes.filter((o) => o.requirement === entry.id)));
+  const waiverResult = applyWaivers(requirements, waivers, now);
   const counts = {} as ConformanceSummary['counts'];
   for (const level of ['MUST', 'SHOULD', 'MAY', 'NOT-ASSESSED'] as Level[]) {
     counts[level] = { passed: 0, failed: 0, skipped: 0, 'not-assessed': 0, waived: 0 };
@@ -153,5 +174,6 @@ export function summarize(outcomes: Outcome[], facts: RunFacts): ConformanceSumm
     visibility: { timeoutMs: facts.visibilityTimeoutMs ?? null, samples: sorted.length, neverVisible: facts.neverVisible, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.length ? sorted[sorted.length - 1] : null, lagsMs: sorted },
     retries: facts.retries,
     runErrors: facts.runErrors,
+    waivers: waiverResult,
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from './config';
-import { send, type Exchange } from './exchange';
+import { buildUrl, send, SPEC_PATH, type Exchange, type SendOptions } from './exchange';
 import type { OperationId } from './checks';
 import type { Profile } from '../schemas/profile';
 
@@ -27,6 +27,17 @@ export class BudgetError extends Error {}
  * what the suites need, so hitting one means a runaway loop in the kit, not a slow target.
  */
 const budget = { requests: 0, creates: 0, maxRequests: 4000, maxCreates: 200 };
+
+/** Whether the target still answers, per worker process. */
+const health = { failures: 0, dead: '' };
+
+function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
+  return {
+    request: { method: 'POST', url: buildUrl(baseURL, SPEC_PATH, options.action, options.version), action: options.action, version: options.version, headers: { authorization: options.authorizationShown }, body: options.body },
+    networkError: `not sent: ${why}`,
+    durationMs: 0,
+  };
+}
 
 /** 429 and 503 answers to a create are the target protecting itself, not a failure: they are counted. */
 export interface RetryCounts {
@@ -95,7 +106,7 @@ export class Api {
       shown = `Bearer <${TOKEN_VARIABLES[role]}>`;
     }
     if (++budget.requests > budget.maxRequests) throw new BudgetError(`request budget of ${budget.maxRequests} per worker exhausted; the kit stops rather than load the target further`);
-    const exchange = await send(this.config.baseURL, {
+    const sendOptions = {
       action,
       version: options.version === undefined ? VERSION : options.version,
       body: body instanceof RawBody ? body.text : JSON.stringify(body),
@@ -103,10 +114,25 @@ export class Api {
       authorizationShown: shown,
       timeoutMs: this.config.requestTimeoutMs,
       contentType: options.contentType,
-    });
+    };
+    const exchange = health.dead ? notSent(this.config.baseURL, sendOptions, health.dead) : await send(this.config.baseURL, sendOptions);
+    if (exchange.networkError && !health.dead) await this.checkAlive();
+    else if (exchange.response) health.failures = 0;
     redactTokens(exchange, Object.values(this.config.tokens));
     this.exchanges.push(exchange);
     return exchange;
+  }
+
+  /**
+   * After a few requests in a row got no answer, one plain list tells a target that only chokes
+   * on some inputs (a failure of those checks) from one that has gone away; once it has gone away
+   * every further request fails at once, so the run ends in seconds instead of timing out test by test.
+   */
+  private async checkAlive(): Promise<void> {
+    if (++health.failures < 3) return;
+    const probe = await send(this.config.baseURL, { action: 'ListAssetGroups', version: VERSION, body: '{}', authorization: `Bearer ${this.config.tokens.primary}`, authorizationShown: 'Bearer <AG_TOKEN>', timeoutMs: this.config.requestTimeoutMs });
+    if (probe.response) health.failures = 0;
+    else health.dead = `the target stopped answering (${health.failures} requests in a row, then a plain list: ${probe.networkError})`;
   }
 
   /**

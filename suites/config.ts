@@ -75,6 +75,7 @@ export function prepareRunEnvironment(env: NodeJS.ProcessEnv = process.env): voi
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
   const embedded = !env.AG_BASE_URL;
+  const baseURL = embedded ? env.AG_REFERENCE_URL : checkBaseURL(env.AG_BASE_URL!);
   const tokens: Partial<Record<TokenRole, string>> = {};
   const variables = embedded ? REFERENCE_TOKEN_VARIABLES : TOKEN_VARIABLES;
   for (const [role, name] of Object.entries(variables) as [TokenRole, string][]) {
@@ -89,7 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
   const seedRaw = env.AG_SEED ?? '';
   if (seedRaw !== '' && !/^-?\d+$/.test(seedRaw.trim())) throw new ConfigError(`AG_SEED must be a whole number, not ${JSON.stringify(seedRaw)}`);
   return {
-    baseURL: embedded ? env.AG_REFERENCE_URL : checkBaseURL(env.AG_BASE_URL!),
+    baseURL,
     embedded,
     tokens,
     profilePath: env.AG_PROFILE ? path.resolve(env.AG_PROFILE) : undefined,

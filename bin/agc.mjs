@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// agc: a thin wrapper over Playwright for people who will not learn its flags. It turns options
+// into the kit's environment variables, runs the suites, and exits with the verdict:
+// 0 conformant, 1 non-conformant, 2 incomplete, 3 an error of the kit or of its configuration.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const EXIT = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
+const KIT_ERROR = 3;
+
+/** Each option: its flag, the variable it sets, and its help line. Tokens are never options: argv is visible to every user of the machine. */
+const RUN_OPTIONS = {
+  'base-url': { type: 'string', arg: 'URL', env: 'AG_BASE_URL', help: 'the target\'s base URL; omit to run against the embedded reference server' },
+  'report-dir': { type: 'string', arg: 'DIR', env: 'AG_REPORT_DIR', path: true, help: 'where conformance.json, index.html and junit.xml go (default conformance-report)' },
+  profile: { type: 'string', arg: 'FILE', env: 'AG_PROFILE', path: true, help: 'the target\'s profile file, merged over spec/profile.yaml' },
+  waivers: { type: 'string', arg: 'FILE', env: 'AG_WAIVERS', path: true, help: 'the target\'s waiver file (accepted, tracked failures)' },
+  'visibility-timeout': { type: 'string', arg: 'MS', env: 'AG_VISIBILITY_TIMEOUT_MS', help: 'ms a created group may take to appear in lists (default 60000; 10000 embedded)' },
+  'request-timeout': { type: 'string', arg: 'MS', env: 'AG_REQUEST_TIMEOUT_MS', help: 'ms one request may take (default 15000)' },
+  seed: { type: 'string', arg: 'N', env: 'AG_SEED', help: 'seed of the property-based tests (replays a reported failure)' },
+  'num-runs': { type: 'string', arg: 'N', env: 'AG_NUM_RUNS', help: 'runs per property (default 25)' },
+  shard: { type: 'string', arg: 'I/N', help: 'run one shard, e.g. 1/2; use with --blob-dir, then `agc merge`' },
+  'blob-dir': { type: 'string', arg: 'DIR', path: true, help: 'write a blob report here for `agc merge` (a shard\'s verdict is decided at the merge)' },
+  workers: { type: 'string', arg: 'N', help: 'parallel workers (default 2)' },
+  grep: { type: 'string', arg: 'TEXT', help: 'only the requirements whose title matches, e.g. PAGE- (the verdict is then incomplete)' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+};
+
+const MERGE_OPTIONS = {
+  'report-dir': RUN_OPTIONS['report-dir'],
+  waivers: RUN_OPTIONS.waivers,
+  help: RUN_OPTIONS.help,
+};
+
+function usage() {
+  const lines = (options) => Object.entries(options).map(([name, o]) => `${`  --${name}${o.arg ? ` ${o.arg}` : ''}`.padEnd(30)}${o.help}${o.env ? ` [${o.env}]` : ''}`).join('\n');
+  return `Usage: agc <command> [options]
+
+Commands:
+  run                  run the conformance suites and write the reports
+  merge BLOB_DIR       merge the blob reports of shards into one report and verdict
+  reference [...]      start the reference server (agc reference --help for its options)
+
+agc run options:
+${lines(RUN_OPTIONS)}
+
+agc merge options:
+${lines(MERGE_OPTIONS)}
+
+Tokens come from the environment or .env only, never from options:
+  AG_TOKEN (required with --base-url), AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A, AG_TOKEN_CHANNEL_B
+
+Exit status: 0 conformant, 1 non-conformant, 2 incomplete, 3 error of the kit or its configuration.`;
+}
+
+class UsageError extends Error {}
+
+function parse(args, options) {
+  const config = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
+  try {
+    return parseArgs({ args, options: config, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+}
+
+function environmentFor(values, options) {
+  const env = { ...process.env };
+  for (const [name, o] of Object.entries(options)) {
+    const value = values[name];
+    if (!o.env || value === undefined) continue;
+    if (value === '') throw new UsageError(`--${name} needs a value`);
+    env[o.env] = o.path ? path.resolve(value) : value;
+  }
+  return env;
+}
+
+/** Runs a child to completion. SIGINT, not SIGTERM, is forwarded: SIGTERM would orphan Playwright's webServer. */
+function run(command, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [command, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+    const forward = () => child.kill('SIGINT');
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 128 : KIT_ERROR));
+    });
+  });
+}
+
+/** The exit status is the verdict written by this run; no report means the kit itself failed. */
+function verdictExit(reportDir, childCode) {
+  const file = path.join(reportDir, 'conformance.json');
+  if (childCode === KIT_ERROR) return KIT_ERROR; // the config already said what is wrong
+  if (!existsSync(file)) {
+    console.error(`agc: no report was written to ${file}; see the output above`);
+    return KIT_ERROR;
+  }
+  const { verdict } = JSON.parse(readFileSync(file, 'utf8'));
+  return EXIT[verdict] ?? KIT_ERROR;
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(usage());
+    return command ? 0 : 2;
+  }
+  if (command === 'reference') return run(TSX, [path.join(ROOT, 'reference', 'main.ts'), ...rest], process.env);
+  if (command === 'run') {
+    const { values, positionals } = parse(rest, RUN_OPTIONS);
+    if (values.help) return console.log(usage()), 0;
+    if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    if (values.shard && !/^\d+\/\d+$/.test(values.shard)) throw new UsageError(`--shard must look like 1/2, not ${values.shard}`);
+    if (values.workers && !/^[1-9]\d*$/.test(values.workers)) throw new UsageError(`--workers must be a positive whole number, not ${values.workers}`);
+    const env = environmentFor(values, RUN_OPTIONS);
+    const reportDir = path.resolve(env.AG_REPORT_DIR || 'conformance-report');
+    env.AG_REPORT_DIR = reportDir;
+    const args = ['test'];
+    if (values.shard) args.push(`--shard=${values.shard}`);
+    if (values.workers) args.push(`--workers=${values.workers}`);
+    if (values.grep) args.push(`--grep=${values.grep}`);
+    if (values['blob-dir']) {
+      // A shard writes a blob for the merge, plus its console list; its own verdict would be "incomplete" by design.
+      env.PLAYWRIGHT_BLOB_OUTPUT_DIR = path.resolve(values['blob-dir']);
+      args.push('--reporter=list,blob');
+      const code = await run(PLAYWRIGHT, args, env);
+      return code === KIT_ERROR || !existsSync(env.PLAYWRIGHT_BLOB_OUTPUT_DIR) ? KIT_ERROR : 0;
+    }
+    rmSync(path.join(reportDir, 'conformance.json'), { force: true });
+    return verdictExit(reportDir, await run(PLAYWRIGHT, args, env));
+  }
+  if (command === 'merge') {
+    const { values, positionals } = parse(rest, MERGE_OPTIONS);
+    if (values.help) return console.log(usage()), 0;
+    if (positionals.length !== 1) throw new UsageError('agc merge takes one BLOB_DIR: the folder holding every shard\'s blob report');
+    const blobDir = path.resolve(positionals[0]);
+    if (!existsSync(blobDir)) throw new UsageError(`no blob reports at ${blobDir}`);
+    const env = environmentFor(values, MERGE_OPTIONS);
+    const reportDir = path.resolve(env.AG_REPORT_DIR || 'conformance-report');
+    env.AG_REPORT_DIR = reportDir;
+    rmSync(path.join(reportDir, 'conformance.json'), { force: true });
+    return verdictExit(reportDir, await run(PLAYWRIGHT, ['merge-reports', '--config', path.join(ROOT, 'playwright.config.ts'), blobDir], env));
+  }
+  throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    if (error instanceof UsageError) {
+      console.error(`agc: ${error.message}`);
+      process.exit(KIT_ERROR);
+    }
+    console.error(`agc: ${error?.stack ?? error}`);
+    process.exit(KIT_ERROR);
+  },
+);
