@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { loadConfig, prepareRunEnvironment, ConfigError } from './suites/config';
 import { loadProfile, ProfileError } from './schemas/profile';
@@ -45,7 +46,8 @@ export default defineConfig({
   // The list on the console, then the conformance outputs; exit-status last, so the verdict ends the output.
   reporter: [['list'], ['./reporters/json.ts'], ['./reporters/html.ts'], ['./reporters/junit.ts'], ['./reporters/exit-status.ts']],
   globalSetup: './suites/global-setup.ts',
-  outputDir: 'test-results/conformance',
+  // Beside the run's reports, so two runs with their own report folders never share one.
+  outputDir: path.join(kit.reportDir, 'test-output'),
   // Traces and screenshots would capture request headers; the kit records its own redacted evidence.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   // One setting chooses the target: without AG_BASE_URL the embedded reference server is started.

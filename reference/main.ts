@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { referenceTokens, TOKEN_ROLES } from './config';
+import { findMutant, MUTANTS, type Mutant } from './mutants';
 import { DEFAULT_CREATE_RATE, startReferenceServer, type ReferenceOptions } from './server';
 
 const DEFAULT_PORT = 8787;
@@ -23,6 +24,8 @@ Options:
   --latency MS                delay added to every response in ms (default 0)
   --print-tokens              print the tokens as AG_TOKEN...= lines (default)
   --no-print-tokens           do not print the tokens
+  --mutant NAME               serve a deliberately broken variant (see reference/mutants.ts)
+  --list-mutants              list the mutants and exit
   -h, --help                  show this help
 
 Token values come from AG_REF_TOKEN, AG_REF_TOKEN_OTHER_USER, AG_REF_TOKEN_CHANNEL_A and
@@ -38,7 +41,7 @@ function integerOption(name: string, raw: string | undefined, min: number, max: 
   return Number(raw);
 }
 
-function parseCommandLine(argv: string[]): { help: true } | { help: false; options: ReferenceOptions; printTokens: boolean } {
+function parseCommandLine(argv: string[]): { help: true } | { listMutants: true } | { help: false; options: ReferenceOptions; printTokens: boolean; mutant?: Mutant } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -53,6 +56,8 @@ function parseCommandLine(argv: string[]): { help: true } | { help: false; optio
         latency: { type: 'string' },
         'print-tokens': { type: 'boolean' },
         'no-print-tokens': { type: 'boolean' },
+        mutant: { type: 'string' },
+        'list-mutants': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -63,6 +68,7 @@ function parseCommandLine(argv: string[]): { help: true } | { help: false; optio
   }
   const { values, tokens } = parsed;
   if (values.help) return { help: true };
+  if (values['list-mutants']) return { listMutants: true };
 
   const options: ReferenceOptions = { port: integerOption('port', values.port, 0, 65535) ?? DEFAULT_PORT };
   options.lagMs = integerOption('lag', values.lag, 0, 86_400_000);
@@ -80,7 +86,10 @@ function parseCommandLine(argv: string[]): { help: true } | { help: false; optio
     if (token.kind === 'option' && token.name === 'no-print-tokens') printTokens = false;
   }
   for (const key of ['lagMs', 'latencyMs'] as const) if (options[key] === undefined) delete options[key];
-  return { help: false, options, printTokens };
+  const mutant = values.mutant === undefined ? undefined : findMutant(values.mutant);
+  if (values.mutant !== undefined && !mutant) throw new UsageError(`--mutant: no mutant named ${JSON.stringify(values.mutant)} (--list-mutants lists them)`);
+  if (mutant) options.hooks = mutant.hooks;
+  return { help: false, options, printTokens, mutant };
 }
 
 async function main(): Promise<void> {
@@ -91,6 +100,10 @@ async function main(): Promise<void> {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`reference: ${error.message} (see --help)\n`);
     process.exit(2);
+  }
+  if ('listMutants' in command) {
+    process.stdout.write(MUTANTS.map((m) => `${m.name}  (${m.breaks})  ${m.description}\n`).join(''));
+    return;
   }
   if (command.help) {
     process.stdout.write(`${HELP}\n`);
@@ -107,6 +120,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  // On stderr: the first stdout line stays AG_REFERENCE_URL, which the kit's config waits for.
+  if (command.mutant) process.stderr.write(`reference: serving mutant ${command.mutant.name}, which breaks ${command.mutant.breaks}: ${command.mutant.description}\n`);
   const lines = [`AG_REFERENCE_URL=${server.url}`];
   if (command.printTokens) {
     const tokens = referenceTokens();

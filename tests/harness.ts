@@ -5,6 +5,7 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+const AGC = path.join(ROOT, 'bin', 'agc.mjs');
 
 export interface KitRun {
   status: number | null;
@@ -29,14 +30,24 @@ function cleanEnv(): NodeJS.ProcessEnv {
  * so that parallel runs never clobber each other. Bounded: killed with SIGINT (then SIGKILL) after
  * `timeoutMs`, since SIGTERM would orphan a webServer.
  */
-export function runPlaywright(args: string[], env: Record<string, string>, { timeoutMs = 120_000, dir }: { timeoutMs?: number; dir?: string } = {}): Promise<KitRun> {
+export function runPlaywright(args: string[], env: Record<string, string>, options: { timeoutMs?: number; dir?: string } = {}): Promise<KitRun> {
+  // merge-reports takes no --output; only test runs write test-results.
+  return runNode(CLI, args, env, { ...options, output: args[0] === 'test' });
+}
+
+/** Runs the kit's CLI, `agc`, as a user would. */
+export function runAgc(args: string[], env: Record<string, string>, options: { timeoutMs?: number; dir?: string } = {}): Promise<KitRun> {
+  return runNode(AGC, args, env, options);
+}
+
+function runNode(script: string, args: string[], env: Record<string, string>, { timeoutMs = 120_000, dir, output = false }: { timeoutMs?: number; dir?: string; output?: boolean }): Promise<KitRun> {
   const work = dir ?? mkdtempSync(path.join(os.tmpdir(), 'agc-selftest-'));
-  const reportDir = env.AG_REPORT_DIR ?? path.join(work, 'report');
+  const flag = args.indexOf('--report-dir');
+  const reportDir = flag >= 0 ? path.resolve(args[flag + 1]) : (env.AG_REPORT_DIR ?? path.join(work, 'report'));
   const outputDir = path.join(work, 'output');
   const started = Date.now();
   return new Promise((resolve) => {
-    // merge-reports takes no --output; only test runs write test-results.
-    const child = spawn(process.execPath, [CLI, ...args, ...(args[0] === 'test' ? [`--output=${outputDir}`] : [])], {
+    const child = spawn(process.execPath, [script, ...args, ...(output ? [`--output=${outputDir}`] : [])], {
       cwd: ROOT,
       env: { ...cleanEnv(), AG_REPORT_DIR: reportDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

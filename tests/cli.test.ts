@@ -1,0 +1,245 @@
+import { test, expect } from '@playwright/test';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { startReferenceServer, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
+import { referenceTokens, TOKEN_ROLES } from '../reference/config';
+import { runAgc, readJson, ROOT, type KitRun } from './harness';
+import type { ConformanceSummary } from '../reporters/verdict';
+
+test.describe.configure({ mode: 'parallel' });
+test.setTimeout(180_000);
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-cli-'));
+
+function tokensEnv(): Record<string, string> {
+  const tokens = referenceTokens({});
+  return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
+}
+
+const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5', AG_SEED: '7' };
+
+async function withReference<T>(hooks: Partial<ReferenceHooks>, body: (server: ReferenceServer) => Promise<T>): Promise<T> {
+  const server = await startReferenceServer({ lagMs: 50, createRate: null, hooks });
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+function summaryOf(run: KitRun): ConformanceSummary {
+  return readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
+}
+
+const noStackTrace = (run: KitRun) => expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+
+/** Ignores the group-type filter: LIST-03 (a MUST) fails, nothing else does. */
+const ignoresGroupType: Partial<ReferenceHooks> = {
+  matchesFilter: (group, filter, ctx) => defaultHooks.matchesFilter(group, { ...filter, groupType: undefined }, ctx),
+};
+
+// ---------------------------------------------------------------- faulty targets
+
+type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** A small server that misbehaves in one way, on 127.0.0.1; every connection is torn down at the end. */
+async function withFaultyServer<T>(fault: Fault | 'reset', body: (url: string) => Promise<T>): Promise<T> {
+  const server = http.createServer(fault === 'reset' ? () => undefined : fault);
+  if (fault === 'reset') server.on('connection', (socket) => socket.resetAndDestroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const faults: [string, Fault | 'reset', RegExp][] = [
+  ['accepts connections but never answers', () => undefined, /target unreachable at .*no (complete )?answer within 3000 ms/],
+  ['resets every connection', 'reset', /target unreachable at .*(reset|socket hang up)/],
+  ['answers an HTML 502 from a proxy', (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'), /did not answer with JSON \(HTTP 502, text\/html/],
+  ['answers truncated JSON', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ResponseMetadata": {"RequestId": "r-1", "Act'), /did not answer with JSON \(HTTP 200, application\/json/],
+  [
+    'answers a 64 MiB body',
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      // Bounded, and paced by backpressure: stops at 64 MiB or when the kit hangs up.
+      const pump = () => {
+        while (sent < 64 && !res.destroyed) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    },
+    /more than the kit reads/,
+  ],
+];
+
+for (const [what, fault, reason] of faults) {
+  test(`a target that ${what} gives a report with a clear first reason and exit 2, within seconds`, async () => {
+    await withFaultyServer(fault, async (url) => {
+      const run = await runAgc(['run', '--base-url', url, '--report-dir', path.join(tmp(), 'report')], { AG_TOKEN: 'faulty-target-token', ...quick }, { timeoutMs: 90_000 });
+      expect(run.status, run.stdout + run.stderr).toBe(2);
+      const summary = summaryOf(run);
+      expect(summary.verdict).toBe('incomplete');
+      expect(summary.firstReason).toMatch(reason);
+      expect(run.durationMs).toBeLessThan(60_000);
+      noStackTrace(run);
+    });
+  });
+}
+
+test('an unreachable target is reported in seconds and exits 2', async () => {
+  const run = await runAgc(['run', '--base-url', 'http://127.0.0.1:9', '--report-dir', path.join(tmp(), 'report')], { AG_TOKEN: 'x', ...quick });
+  expect(run.status).toBe(2);
+  expect(summaryOf(run).firstReason).toBe('target unreachable at http://127.0.0.1:9: connection refused (is the target up?)');
+  expect(run.durationMs).toBeLessThan(30_000);
+});
+
+// ---------------------------------------------------------------- bad configuration
+
+const badConfigs: [string, string[], Record<string, string>, RegExp][] = [
+  ['a malformed AG_BASE_URL', ['--base-url', 'staging.example.com'], { AG_TOKEN: 'x' }, /AG_BASE_URL is not a URL/],
+  ['a base URL with a query', ['--base-url', 'http://127.0.0.1:9/?Action=ListAssetGroups'], { AG_TOKEN: 'x' }, /AG_BASE_URL must not carry a query/],
+  ['an unreadable profile', ['--profile', '/nonexistent/profile.yaml'], {}, /AG_PROFILE: cannot read .*profile\.yaml/],
+  ['a token that is set but empty', ['--base-url', 'http://127.0.0.1:9'], { AG_TOKEN: 'x', AG_TOKEN_OTHER_USER: '' }, /AG_TOKEN_OTHER_USER is set but empty/],
+  ['no AG_TOKEN with a base URL', ['--base-url', 'http://127.0.0.1:9'], {}, /AG_TOKEN is required/],
+  ['a waiver file citing an unknown requirement', ['--waivers', 'WAIVERS'], {}, /AG_WAIVERS: [^]*"NOPE-01" is not a requirement ID/],
+  ['an unknown option', ['--bogus'], {}, /agc: Unknown option '--bogus'/],
+  ['a malformed shard', ['--shard', 'half'], {}, /--shard must look like 1\/2/],
+];
+
+for (const [what, args, env, message] of badConfigs) {
+  test(`${what} gives one clear line naming it, no stack trace, and exit 3`, async () => {
+    const dir = tmp();
+    const waivers = path.join(dir, 'waivers.yaml');
+    writeFileSync(waivers, 'waivers:\n  - { id: NOPE-01, reason: r, link: l }\n');
+    const run = await runAgc(['run', '--report-dir', path.join(dir, 'report'), ...args.map((a) => (a === 'WAIVERS' ? waivers : a))], env, { timeoutMs: 60_000 });
+    expect(run.status, run.stdout + run.stderr).toBe(3);
+    expect(run.stderr).toMatch(message);
+    noStackTrace(run);
+  });
+}
+
+// ---------------------------------------------------------------- waivers
+
+test('a waived failure shows as waived with its reason and does not flip the verdict; expired and unused waivers are reported', async () => {
+  await withReference(ignoresGroupType, async (server) => {
+    const dir = tmp();
+    const file = path.join(dir, 'waivers.yaml');
+    writeFileSync(file, YAML.stringify({ waivers: [
+      { id: 'LIST-03', reason: 'group-type filter lands in release 42', link: 'https://tracker.example.com/AG-1' },
+      { id: 'PAGE-03', reason: 'old default page size', link: 'https://tracker.example.com/AG-2' },
+      { id: 'LIST-02', reason: 'long gone', link: 'https://tracker.example.com/AG-3', expires: '2020-01-01' },
+    ] }));
+    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...tokensEnv(), ...quick });
+    const summary = summaryOf(run);
+    expect(run.status, run.stdout.slice(-2000)).toBe(0);
+    expect(summary.verdict).toBe('conformant');
+    const list03 = summary.requirements.find((r) => r.id === 'LIST-03')!;
+    expect(list03.status).toBe('waived');
+    expect(list03.reason).toContain('group-type filter lands in release 42');
+    expect(summary.waivers.applied.map((w) => w.id)).toEqual(['LIST-03']);
+    expect(summary.waivers.unused.map((w) => w.id)).toEqual(['PAGE-03']);
+    expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-02']);
+    expect(readFileSync(path.join(dir, 'report', 'index.html'), 'utf8')).toContain('Expired: no longer applied');
+
+    // The same failure without a waiver decides the verdict, with exit 1.
+    const plain = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'plain')], { ...tokensEnv(), ...quick });
+    expect(plain.status).toBe(1);
+    expect(summaryOf(plain).verdict).toBe('non-conformant');
+  });
+});
+
+test('an expired waiver does not hide the failure', async () => {
+  await withReference(ignoresGroupType, async (server) => {
+    const dir = tmp();
+    const file = path.join(dir, 'waivers.yaml');
+    writeFileSync(file, YAML.stringify({ waivers: [{ id: 'LIST-03', reason: 'was due in 2020', link: 'https://tracker.example.com/AG-1', expires: '2020-06-30' }] }));
+    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...tokensEnv(), ...quick });
+    expect(run.status).toBe(1);
+    const summary = summaryOf(run);
+    expect(summary.requirements.find((r) => r.id === 'LIST-03')!.status).toBe('failed');
+    expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-03']);
+  });
+});
+
+// ---------------------------------------------------------------- concurrency and exit codes
+
+test('two runs against one target at the same time each reach the right verdict', async () => {
+  await withReference({}, async (server) => {
+    const runs = await Promise.all([0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...tokensEnv(), ...quick })));
+    for (const run of runs) {
+      expect(run.status, run.stdout.slice(-2000)).toBe(0);
+      expect(summaryOf(run).verdict).toBe('conformant');
+    }
+    expect(summaryOf(runs[0]).runId).not.toBe(summaryOf(runs[1]).runId);
+  });
+});
+
+test('agc run with no target runs the embedded reference server and exits 0', async () => {
+  const run = await runAgc(['run', '--report-dir', path.join(tmp(), 'report'), '--num-runs', '5'], {});
+  expect(run.status, run.stdout.slice(-2000)).toBe(0);
+  expect(summaryOf(run).target.embedded).toBe(true);
+});
+
+// ---------------------------------------------------------------- the CLI and the CI recipe
+
+test('agc --help lists every option of run and merge, and the exit codes', async () => {
+  const run = await runAgc(['--help'], {});
+  expect(run.status).toBe(0);
+  for (const option of ['--base-url', '--report-dir', '--profile', '--waivers', '--visibility-timeout', '--request-timeout', '--seed', '--num-runs', '--shard', '--blob-dir', '--workers', '--grep']) expect(run.stdout).toContain(option);
+  expect(run.stdout).toContain('0 conformant, 1 non-conformant, 2 incomplete, 3 error');
+  const source = readFileSync(path.join(ROOT, 'bin', 'agc.mjs'), 'utf8');
+  const declared = [...source.matchAll(/^ {2}'?([a-z-]+)'?: \{ type:/gm)].map((m) => `--${m[1]}`);
+  expect(declared.length).toBeGreaterThan(10);
+  for (const option of declared) expect(run.stdout, `${option} is declared but not in --help`).toContain(option);
+});
+
+test('agc reference --help shows the reference server\'s options', async () => {
+  const run = await runAgc(['reference', '--help'], {});
+  expect(run.status).toBe(0);
+  expect(run.stdout).toContain('--lag MS');
+});
+
+test('the example workflow shards in two, merges with agc merge, uploads the reports and fails on the verdict', () => {
+  const workflow = YAML.parse(readFileSync(path.join(ROOT, 'examples', 'github-actions-conformance.yml'), 'utf8'));
+  expect(workflow.on).toBeTruthy();
+  const shard = workflow.jobs.shard;
+  const merge = workflow.jobs.merge;
+  expect(shard.strategy.matrix.shard).toEqual([1, 2]);
+  const shardRun = shard.steps.map((s: { run?: string }) => s.run ?? '').join('\n');
+  expect(shardRun).toContain('npx agc run --shard ${{ matrix.shard }}/2 --blob-dir');
+  for (const secret of ['AG_TOKEN', 'AG_TOKEN_OTHER_USER', 'AG_TOKEN_CHANNEL_A', 'AG_TOKEN_CHANNEL_B']) expect(shard.env[secret]).toBe(`\${{ secrets.${secret} }}`);
+  expect(merge.needs).toBe('shard');
+  const mergeRun = merge.steps.map((s: { run?: string }) => s.run ?? '').join('\n');
+  expect(mergeRun).toContain('npx agc merge');
+  expect(merge.steps.some((s: { uses?: string; if?: string }) => s.uses?.startsWith('actions/upload-artifact') && s.if === 'always()')).toBe(true);
+});
+
+test('the workflow\'s shard and merge commands give the verdict of one run', async () => {
+  await withReference(ignoresGroupType, async (server) => {
+    const dir = tmp();
+    const env = { ...tokensEnv(), ...quick };
+    const shards = await Promise.all([1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)));
+    for (const shard of shards) expect(shard.status, 'a shard alone exits 0: its verdict is decided at the merge').toBe(0);
+    // As the workflow's download step does: every shard's blob in one folder.
+    mkdirSync(path.join(dir, 'blobs'));
+    for (const i of [1, 2]) for (const file of readdirSync(path.join(dir, `blob-${i}`))) copyFileSync(path.join(dir, `blob-${i}`, file), path.join(dir, 'blobs', file));
+    const merged = await runAgc(['merge', path.join(dir, 'blobs'), '--report-dir', path.join(dir, 'report')], {});
+    expect(merged.status).toBe(1);
+    const summary = summaryOf(merged);
+    expect(summary.verdict).toBe('non-conformant');
+    expect(summary.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(['LIST-03']);
+    expect(summary.requirements.filter((r) => r.level === 'MUST' && r.status === 'skipped')).toEqual([]);
+  });
+});
