@@ -22,7 +22,7 @@ import {
   type ResponseMetadata,
 } from './behaviour';
 import { referenceUsers, type ReferenceUser } from './config';
-import { GroupStore, monotonicClock, TokenBuckets, type Clock } from './store';
+import { GroupStore, monotonicClock, preloadGroups, TokenBuckets, type Clock, type PreloadSettings } from './store';
 
 export type { ReferenceUser, ReferenceToken, TokenRole } from './config';
 export { defaultHooks, ApiError } from './behaviour';
@@ -49,6 +49,12 @@ export interface ReferenceOptions {
   hooks?: Partial<ReferenceHooks>;
   /** Monotonic ms clock for the snapshot lag and the rate buckets. Default performance.now. */
   clock?: Clock;
+  /**
+   * Groups already on the server before it answers (a busy target), visible from the first
+   * request: `groups` of them, `primaryShare` (0..1) owned by the first user, the rest by others.
+   * Default none. Used by the benchmarks (bench/run.ts).
+   */
+  preload?: PreloadSettings;
 }
 
 export interface ReferenceServer {
@@ -143,14 +149,20 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const service = options.service ?? 'media_assets';
   const region = options.region ?? 'ref-local-1';
   const hooks: ReferenceHooks = { ...defaultHooks, ...options.hooks };
+  const users = options.users ?? referenceUsers();
   const ctx: HookContext = {
     // The reference server always implements the reference profile, whatever AG_PROFILE says.
     profile: loadProfile(),
     store: new GroupStore(lagMs, clock),
     rate: createRate ? new TokenBuckets(createRate, clock) : null,
-    tokens: tokenDirectory(options.users ?? referenceUsers()),
+    tokens: tokenDirectory(users),
     hooks,
   };
+  if (options.preload && users.length) {
+    // The first user is the primary one (referenceUsers() lists it first).
+    const [primary, ...others] = users;
+    preloadGroups(ctx.store, options.preload, { primaryUserId: primary.id, primaryChannels: [...new Set(primary.tokens.map((t) => t.channel))], otherUserIds: others.map((u) => u.id) });
+  }
   const counters = { requests: 0, creates: 0, rateLimited: 0 };
 
   async function pipeline(req: http.IncomingMessage, path: string, action: string | null, version: string | null): Promise<Outcome | ApiError> {

@@ -74,9 +74,32 @@ export function redactTokens(exchange: Exchange, tokens: string[]): void {
   if (response.json !== undefined) response.json = JSON.parse(blot(JSON.stringify(response.json)));
 }
 
+/** What one Api sent, for the benchmarks (bench/run.ts): how many, how long, and how deep its chain was. */
+export interface RequestStats {
+  count: number;
+  /** Sum of the requests' durations. */
+  totalMs: number;
+  /** The longest run of requests each sent after the previous one answered (1 per round of concurrent ones). */
+  chain: number;
+  durationsMs: number[];
+}
+
+/** Longest chain of intervals in which each starts after the previous one ended. */
+export function longestChain(spans: { start: number; end: number }[]): number {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const depth: number[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    depth[i] = 1;
+    for (let j = 0; j < i; j++) if (sorted[j].end <= sorted[i].start) depth[i] = Math.max(depth[i], depth[j] + 1);
+  }
+  return Math.max(0, ...depth);
+}
+
 /** Sends the kit's requests and keeps every exchange as evidence. */
 export class Api {
   readonly exchanges: Exchange[] = [];
+  /** When each request was under way (performance.now()), to measure the chain; see requestStats(). */
+  private readonly spans: { start: number; end: number }[] = [];
   readonly retries: RetryCounts = { 429: 0, 503: 0 };
   /** The first few 429 answers, kept as evidence for INPUT-08 (Retry-After). */
   readonly rateLimited: Exchange[] = [];
@@ -115,7 +138,9 @@ export class Api {
       timeoutMs: this.config.requestTimeoutMs,
       contentType: options.contentType,
     };
+    const start = performance.now();
     const exchange = health.dead ? notSent(this.config.baseURL, sendOptions, health.dead) : await send(this.config.baseURL, sendOptions);
+    this.spans.push({ start, end: performance.now() });
     if (exchange.networkError && !health.dead) await this.checkAlive();
     else if (exchange.response) health.failures = 0;
     redactTokens(exchange, Object.values(this.config.tokens));
@@ -151,10 +176,51 @@ export class Api {
     }
   }
 
+  requestStats(): RequestStats {
+    const durationsMs = this.exchanges.map((ex) => ex.durationMs);
+    return { count: this.exchanges.length, totalMs: durationsMs.reduce((a, b) => a + b, 0), chain: longestChain(this.spans), durationsMs };
+  }
+
   /** A name unique to this run, so the kit only ever reads back what it created. */
   uniqueName(label: string): string {
     return `${this.config.namePrefix}${label}-${randomBytes(3).toString('hex')}`;
   }
+}
+
+/** At most this many requests of one test under way at once: enough to overlap a slow target's latency, few enough to stay gentle. */
+export const CONCURRENCY = 4;
+
+/**
+ * Sends a test's independent requests at most `limit` at a time and hands back their outcomes in
+ * the order given, once all have answered. A test that then judges them one by one applies the
+ * same checks in the same order as when it sent them one after another (an error of one task,
+ * such as a missing token, surfaces where its request used to be), but a slow target's latency
+ * overlaps instead of adding up. Nothing is left in flight when the test moves on.
+ */
+export async function ahead<T>(tasks: (() => Promise<T>)[], limit = CONCURRENCY): Promise<Promise<T>[]> {
+  const outcomes: Promise<T>[] = new Array(tasks.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+    for (let i = next++; i < tasks.length; i = next++) {
+      const task = tasks[i];
+      outcomes[i] = (async () => task())();
+      await outcomes[i].catch(() => undefined);
+    }
+  });
+  await Promise.all(lanes);
+  return outcomes;
+}
+
+/** Awaits outcomes in the order given: every value, or the first error in that order. */
+export async function inOrder<T>(outcomes: Promise<T>[]): Promise<T[]> {
+  const values: T[] = [];
+  for (const outcome of outcomes) values.push(await outcome);
+  return values;
+}
+
+/** ahead(), awaited in the order given: every outcome, or the first error in that order. */
+export async function together<T>(tasks: (() => Promise<T>)[], limit = CONCURRENCY): Promise<T[]> {
+  return inOrder(await ahead(tasks, limit));
 }
 
 /** A list query in the kit's terms; the profile turns it into the target's field names. */

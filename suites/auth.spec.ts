@@ -1,6 +1,7 @@
 import { test, requirement, groupsOf, RawBody, type Api } from './fixtures';
 import { documentedStatus, errorBodyShape, errorKindFitsStatus, errorWith, isListResult, status200, type OperationId } from './checks';
 import type { Exchange } from './exchange';
+import { ahead, together } from './api';
 import { randomBytes } from 'node:crypto';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
@@ -13,15 +14,15 @@ const tokenAuthError = errorWith(401, 'TokenAuthError');
 
 test.describe('AUTH authentication', () => {
   test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ api, verify }) => {
-    for (const op of OPERATIONS) await verify(await api.call(op, validBody(api, op), { as: null }), [tokenAuthError]);
+    // The requests are independent: sent a few at a time (so a slow target's latency overlaps), judged in the same order.
+    const answers = await ahead(OPERATIONS.map((op) => () => api.call(op, validBody(api, op), { as: null })));
+    for (const answer of answers) await verify(await answer, [tokenAuthError]);
   });
 
   test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify }) => {
-    for (const op of OPERATIONS) {
-      for (const value of ['Bearer ', 'Bearer']) {
-        await verify(await api.call(op, validBody(api, op), { authorization: { value, shown: JSON.stringify(value) } }), [tokenAuthError]);
-      }
-    }
+    // Independent requests, sent a few at a time and judged in the order they were listed (see ahead()).
+    const answers = await ahead(OPERATIONS.flatMap((op) => ['Bearer ', 'Bearer'].map((value) => () => api.call(op, validBody(api, op), { authorization: { value, shown: JSON.stringify(value) } }))));
+    for (const answer of answers) await verify(await answer, [tokenAuthError]);
   });
 
   test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify }) => {
@@ -31,12 +32,16 @@ test.describe('AUTH authentication', () => {
       { value: token, shown: '<AG_TOKEN> with no scheme' },
       { value: `Token ${token}`, shown: 'Token <AG_TOKEN>' },
     ];
-    for (const op of OPERATIONS) for (const authorization of forms) await verify(await api.call(op, validBody(api, op), { authorization }), [tokenAuthError]);
+    // Independent requests, sent a few at a time and judged in the order they were listed (see ahead()).
+    const answers = await ahead(OPERATIONS.flatMap((op) => forms.map((authorization) => () => api.call(op, validBody(api, op), { authorization }))));
+    for (const answer of answers) await verify(await answer, [tokenAuthError]);
   });
 
   test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04'), async ({ api, verify }) => {
     const unknown = `agc-unknown-${randomBytes(16).toString('hex')}`;
-    for (const op of OPERATIONS) await verify(await api.call(op, validBody(api, op), { authorization: { value: `Bearer ${unknown}`, shown: 'Bearer <a random token the target never issued>' } }), [tokenAuthError]);
+    // Independent requests, sent together and judged in the order they were listed (see ahead()).
+    const answers = await ahead(OPERATIONS.map((op) => () => api.call(op, validBody(api, op), { authorization: { value: `Bearer ${unknown}`, shown: 'Bearer <a random token the target never issued>' } })));
+    for (const answer of answers) await verify(await answer, [tokenAuthError]);
   });
 
   test('AUTH-05 A valid Bearer token is accepted', requirement('AUTH-05'), async ({ api, dataset, verify }) => {
@@ -51,14 +56,15 @@ test.describe('AUTH authentication', () => {
  * for, so any conforming target answers them with an error.
  */
 async function provokedErrors(api: Api): Promise<Exchange[]> {
-  return [
-    await api.call('CreateAssetGroup', validBody(api, 'CreateAssetGroup'), { as: null }),
-    await api.call('ListAssetGroups', {}, { as: null }),
-    await api.call('CreateAssetGroup', new RawBody('{"Name": ')),
-    await api.call('ListAssetGroups', new RawBody('{"Filter": ')),
-    await api.call('CreateAssetGroup', [validBody(api, 'CreateAssetGroup')]),
-    await api.call('ListAssetGroups', 'not an object'),
-  ];
+  // Independent requests: sent a few at a time so a slow target's latency overlaps; returned in this order.
+  return together([
+    () => api.call('CreateAssetGroup', validBody(api, 'CreateAssetGroup'), { as: null }),
+    () => api.call('ListAssetGroups', {}, { as: null }),
+    () => api.call('CreateAssetGroup', new RawBody('{"Name": ')),
+    () => api.call('ListAssetGroups', new RawBody('{"Filter": ')),
+    () => api.call('CreateAssetGroup', [validBody(api, 'CreateAssetGroup')]),
+    () => api.call('ListAssetGroups', 'not an object'),
+  ]);
 }
 
 test.describe('ERR error body and error kinds', () => {

@@ -87,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
   }
   if (!embedded && !tokens.primary) throw new ConfigError('AG_TOKEN is required with AG_BASE_URL: the primary user\'s Bearer token');
   const runId = env.AG_RUN_ID || 'local';
+  // The run id is part of every Name the kit creates; a long one would push them past the profile's bounds.
+  if (!/^[a-z0-9-]{1,16}$/.test(runId)) throw new ConfigError(`AG_RUN_ID must be 1 to 16 characters of a-z, 0-9 and -, not ${JSON.stringify(runId)}`);
   const seedRaw = env.AG_SEED ?? '';
   if (seedRaw !== '' && !/^-?\d+$/.test(seedRaw.trim())) throw new ConfigError(`AG_SEED must be a whole number, not ${JSON.stringify(seedRaw)}`);
   return {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Api, listBody, type RetryCounts } from './api';
+import { Api, listBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from './exchange';
 import type { Profile } from '../schemas/profile';
@@ -39,6 +39,8 @@ export interface Dataset {
   rateLimited: Exchange[];
   /** A problem of the phase itself (budget, kit bug), as opposed to a target's answer. */
   error?: string;
+  /** What the phase sent, for the benchmarks (bench/run.ts): its creates alone, and in all (creates and polls). */
+  requests?: { creates: RequestStats; all: RequestStats };
 }
 
 export function datasetFile(runId: string): string {
@@ -66,8 +68,13 @@ function plan(prefix: string, has: (role: TokenRole) => boolean): Planned[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The largest page the profile allows, not one the size of the pending Ids: then a target that
+ * mishandles the Id filter still shows the run's few new groups on its first page, and what fails
+ * is the filter's own requirement (LIST-04), deterministically, not visibility by chance.
+ */
 function idsFilter(profile: Profile, ids: string[]): Record<string, unknown> {
-  return listBody(profile, { groupIds: ids, pageSize: Math.min(profile.list.pageSize.maximum, Math.max(ids.length, profile.list.pageSize.minimum)) });
+  return listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum });
 }
 
 /** Items of a list answer, or [] when the answer is not a list result. */
@@ -93,6 +100,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     retries: api.retries,
     rateLimited: api.rateLimited,
   };
+  let creates = api.requestStats();
   try {
     const planned = plan(config.namePrefix, (role) => api.has(role));
     // A few creates at a time: enough to overlap the target's latency, few enough to stay gentle.
@@ -105,12 +113,14 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
       }
     });
     await Promise.all(workers);
+    creates = api.requestStats();
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
   } catch (error) {
     dataset.error = (error as Error).message;
   }
   dataset.finishedAt = new Date().toISOString();
+  dataset.requests = { creates, all: api.requestStats() };
   return dataset;
 }
 

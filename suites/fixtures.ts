@@ -61,6 +61,8 @@ export const test = base.extend<{ api: Api; verify: Verify; dataset: Dataset }, 
       }
     }
     if (api.retries[429] || api.retries[503]) await testInfo.attach('retries', { body: JSON.stringify(api.retries), contentType: 'application/json' });
+    // For the benchmarks (bench/run.ts): how many requests this test sent and how deep their chain was.
+    await testInfo.attach('requests', { body: JSON.stringify(api.requestStats()), contentType: 'application/json' });
   },
   dataset: async ({}, use) => {
     await use(loadDataset());

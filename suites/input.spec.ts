@@ -3,6 +3,8 @@ import { test, requirement, groupsOf, listBody, RawBody, type Api } from './fixt
 import { checkProperty } from './property';
 import { clientError, envelopePresent, errorWith, isListResult, itemMatchesSent, noServerError, pagingEchoes, type Check } from './checks';
 import type { Exchange } from './exchange';
+import type { KitConfig } from './config';
+import { ahead } from './api';
 
 /** Neither a 5xx nor a dropped connection, and an envelope: what every client mistake must get. */
 const refused: Check[] = [clientError, envelopePresent];
@@ -13,6 +15,30 @@ const createBody = (api: Api, label: string) => ({ Name: api.uniqueName(label), 
 /** Creates go through the retrying client: a 429 says nothing about how the body was judged. */
 async function sendCreate(api: Api, body: unknown): Promise<Exchange> {
   return (await api.create(body as Record<string, unknown>)).exchange;
+}
+
+/**
+ * The tests below send independent requests: ahead() sends them a few at a time up front (so a
+ * slow target's latency overlaps instead of adding up), and each step then takes the next answer
+ * in the order the requests were listed and judges it exactly as before.
+ */
+const inTurn = <T>(answers: Promise<T>[]) => () => answers.shift()!;
+
+/**
+ * fast-check tries a property's runs one after another, so against a slow target their latencies
+ * add up. Each property below sends one request per run, built from the run's values alone: the
+ * runs' requests are sent ahead, a few at a time (ahead()), and each run then takes the answer to
+ * its values and judges it exactly as before. The values are those fc.check (suites/property.ts)
+ * is about to draw: fc.sample of a tuple of the same arbitraries, with the same seed, numRuns and
+ * replay path, yields that very sequence (sampling the property object would not: fast-check biases
+ * it differently). A run whose values were not foreseen (a replay path that shrinks) sends its own.
+ */
+async function sentAhead<Ts extends unknown[]>(config: KitConfig, arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> }, send: (...values: Ts) => Promise<Exchange>): Promise<(...values: Ts) => Promise<Exchange>> {
+  const drawn = fc.sample(fc.tuple<Ts>(...arbitraries), { seed: config.seed, numRuns: config.numRuns, path: process.env.AG_FC_PATH || undefined });
+  const answers = await ahead(drawn.map((values) => () => send(...values)));
+  const byValues = new Map<string, Promise<Exchange>[]>();
+  drawn.forEach((values, i) => byValues.set(JSON.stringify(values), [...(byValues.get(JSON.stringify(values)) ?? []), answers[i]]));
+  return (...values) => byValues.get(JSON.stringify(values))?.shift() ?? send(...values);
 }
 
 /** Values of every JSON type but string, for fields the spec types as strings. */
@@ -27,25 +53,32 @@ const notAString = fc.oneof(
 test.describe('INPUT handling of bad input', () => {
   test('INPUT-01 Malformed JSON gets a 4xx with the envelope, never a 5xx', requirement('INPUT-01'), async ({ api, verify }) => {
     const malformed = ['{', '{"Name": "x",}', "{'Name': 'x'}", '{"Name": "x"} trailing', 'nul', '{"Name": "\\x"}', '\u00ff\u00fe{}'];
+    const next = inTurn(await ahead([
+      ...malformed.flatMap((body) => [() => sendCreate(api, new RawBody(body)), () => api.call('ListAssetGroups', new RawBody(body))]),
+      // The create body is required; an empty one is not JSON at all.
+      () => sendCreate(api, new RawBody('')),
+    ]));
     for (const body of malformed) {
-      await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await sendCreate(api, new RawBody(body)), refused));
-      await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await api.call('ListAssetGroups', new RawBody(body)), refused));
+      await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await next(), refused));
+      await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
     }
-    // The create body is required; an empty one is not JSON at all.
-    await verify(await sendCreate(api, new RawBody('')), refused);
+    await verify(await next(), refused);
   });
 
   test('INPUT-02 A JSON body that is not an object gets a 4xx, never a 5xx', requirement('INPUT-02'), async ({ api, verify }) => {
-    for (const body of [[], [{}], 'ListAssetGroups', 42, null, true]) {
-      await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await sendCreate(api, body), refused));
-      await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await api.call('ListAssetGroups', body), refused));
+    const bodies = [[], [{}], 'ListAssetGroups', 42, null, true];
+    const next = inTurn(await ahead(bodies.flatMap((body) => [() => sendCreate(api, body), () => api.call('ListAssetGroups', body)])));
+    for (const body of bodies) {
+      await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await next(), refused));
+      await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
     }
   });
 
   test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)', requirement('INPUT-03'), async ({ api, verify, kit }, testInfo) => {
     const field = fc.constantFrom('Name', 'Title', 'Description', 'GroupType', 'ProjectName');
+    const answer = await sentAhead(kit.config, [field, notAString], (name, value) => sendCreate(api, { ...createBody(api, 'input-type'), [name]: value }));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(field, notAString, async (name, value) => {
-      await verify(await sendCreate(api, { ...createBody(api, 'input-type'), [name]: value }), refused);
+      await verify(await answer(name, value), refused);
     }));
   });
 
@@ -55,8 +88,10 @@ test.describe('INPUT handling of bad input', () => {
     const wrongIds = fc.oneof(fc.string({ maxLength: 10 }), fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 })), { minLength: 1, maxLength: 3 }), fc.integer()).map((value) => ({ [filterField]: { [filters.groupIds]: value } }));
     const wrongFilterObject = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean()).map((value) => ({ [filterField]: value }));
     const wrongPaging = fc.record({ key: fc.constantFrom(pageNumber.field, pageSize.field), value: fc.oneof(fc.string({ maxLength: 4 }), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 })) }).map(({ key, value }) => ({ [key]: value }));
-    await checkProperty(testInfo, kit.config, fc.asyncProperty(fc.oneof(wrongFilter, wrongIds, wrongFilterObject, wrongPaging), async (body) => {
-      await verify(await api.call('ListAssetGroups', body), refused);
+    const wrongBody = fc.oneof(wrongFilter, wrongIds, wrongFilterObject, wrongPaging);
+    const answer = await sentAhead(kit.config, [wrongBody], (body) => api.call('ListAssetGroups', body));
+    await checkProperty(testInfo, kit.config, fc.asyncProperty(wrongBody, async (body) => {
+      await verify(await answer(body), refused);
     }));
   });
 
@@ -75,46 +110,58 @@ test.describe('INPUT handling of bad input', () => {
       cases.push([`${field} of ${max + 1} characters`, { ...base, [field]: value }]);
     }
     const rejects = errorWith(400, 'AssetError');
-    for (const [what, body] of cases) await test.step(what, async () => verify(await sendCreate(api, body), [rejects]));
+    const next = inTurn(await ahead(cases.map(([, body]) => () => sendCreate(api, body))));
+    for (const [what] of cases) await test.step(what, async () => verify(await next(), [rejects]));
   });
 
   test('INPUT-05 An unknown Action gets a 4xx with the envelope', requirement('INPUT-05'), async ({ api, verify }) => {
-    for (const action of ['NoSuchAction', 'listassetgroups', null]) {
-      await test.step(`Action ${JSON.stringify(action)}`, async () => verify(await api.call(action, {}), refused));
+    const actions = ['NoSuchAction', 'listassetgroups', null];
+    const next = inTurn(await ahead(actions.map((action) => () => api.call(action, {}))));
+    for (const action of actions) {
+      await test.step(`Action ${JSON.stringify(action)}`, async () => verify(await next(), refused));
     }
   });
 
   test('INPUT-06 An unsupported Version gets a 4xx with the envelope', requirement('INPUT-06'), async ({ api, verify }) => {
-    for (const version of ['1999-01-01', '2024-1-1', null]) {
-      await test.step(`Version ${JSON.stringify(version)}`, async () => verify(await api.call('ListAssetGroups', {}, { version }), refused));
+    const versions = ['1999-01-01', '2024-1-1', null];
+    const next = inTurn(await ahead(versions.map((version) => () => api.call('ListAssetGroups', {}, { version }))));
+    for (const version of versions) {
+      await test.step(`Version ${JSON.stringify(version)}`, async () => verify(await next(), refused));
     }
   });
 
   test('INPUT-07 Unusual Unicode in string fields never gets a 5xx', requirement('INPUT-07'), async ({ api, dataset, verify, kit }) => {
-    await test.step('well-formed Unicode round-trips unchanged', async () => {
-      const unicode = groupsOf(dataset, (g) => g.key === 'p1');
-      const listed = await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: unicode.map((g) => g.id) }));
-      await verify(listed, [isListResult, ...unicode.map((g) => itemMatchesSent(g.id, g.sent, {}))]);
-    });
     // JSON lets these through; RFC 8259 leaves their meaning open, so only the absence of a 5xx is judged.
     const odd = ['\ud800', '\udfff x', 'a\u0000b', '\u202e\u2066rtl\u2069', '\ufeffbom', 'e\u0301\u0301\u0301', '\u{10ffff}'];
+    let unicode: ReturnType<typeof groupsOf> = [];
+    const next = inTurn(await ahead([
+      async () => {
+        unicode = groupsOf(dataset, (g) => g.key === 'p1');
+        return api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: unicode.map((g) => g.id) }));
+      },
+      ...odd.flatMap((text) => [() => sendCreate(api, { ...createBody(api, 'unicode'), Title: text }), () => api.call('ListAssetGroups', listBody(kit.context.profile, { name: text }))]),
+    ]));
+    await test.step('well-formed Unicode round-trips unchanged', async () => {
+      const listed = await next();
+      await verify(listed, [isListResult, ...unicode.map((g) => itemMatchesSent(g.id, g.sent, {}))]);
+    });
     const notBroken: Check[] = [noServerError, envelopePresent];
     for (const text of odd) {
       await test.step(`Name/Title ${JSON.stringify(text)}`, async () => {
-        await verify(await sendCreate(api, { ...createBody(api, 'unicode'), Title: text }), notBroken);
-        await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { name: text })), notBroken);
+        await verify(await next(), notBroken);
+        await verify(await next(), notBroken);
       });
     }
   });
 
   test('INPUT-08 A 429 answer carries a Retry-After header', requirement('INPUT-08'), async ({ dataset, verify }) => {
     test.skip(dataset.rateLimited.length === 0, 'the target answered no 429 during the run, so there was nothing to observe');
-    const retryAfter: Check = (ex) => {
+    const retryAfterHeader: Check = (ex) => {
       const value = ex.response?.headers['retry-after'];
       if (value !== undefined && (/^\d+$/.test(value.trim()) || !Number.isNaN(Date.parse(value)))) return undefined;
       return { check: 'retryAfterHeader', received: `Retry-After ${JSON.stringify(value)}`, documented: 'RFC 9110 §10.2.3: Retry-After as seconds or an HTTP date', fix: 'tell clients when to come back' };
     };
-    for (const exchange of dataset.rateLimited) await verify(exchange, [retryAfter]);
+    for (const exchange of dataset.rateLimited) await verify(exchange, [retryAfterHeader]);
   });
 });
 
@@ -125,8 +172,9 @@ test.describe('PAGE paging values, generated', () => {
     const badSize = fc.oneof(fc.integer({ min: -1_000, max: pageSize.minimum - 1 }), fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 }), fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }));
     const body = fc.oneof(badNumber.map((n) => ({ pageNumber: n as unknown })), badSize.map((s) => ({ pageSize: s as unknown })));
     const rejects = errorWith(400, 'AssetBadRequest');
+    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(kit.context.profile, paging)));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(body, async (paging) => {
-      await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, paging)), [rejects]);
+      await verify(await answer(paging), [rejects]);
     }));
   });
 
@@ -134,8 +182,9 @@ test.describe('PAGE paging values, generated', () => {
     const { pageNumber, pageSize } = kit.context.profile.list;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const paging = fc.record({ number: fc.integer({ min: pageNumber.minimum, max: 50 }), size: fc.integer({ min: pageSize.minimum, max: pageSize.maximum }) });
+    const answer = await sentAhead(kit.config, [paging], ({ number, size }) => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber: number, pageSize: size })));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(paging, async ({ number, size }) => {
-      await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber: number, pageSize: size })), [isListResult, pagingEchoes(number, size)]);
+      await verify(await answer({ number, size }), [isListResult, pagingEchoes(number, size)]);
     }));
   });
 });

@@ -10,9 +10,14 @@ import {
   pagingEchoes,
   totalCountIs,
 } from './checks';
+import { ahead, together } from './api';
 
 // Queries stay within the run's own groups (their Ids, or names only the run uses), so a run
 // costs the same whatever else the target holds, and never reads data it did not create.
+//
+// Requests that do not depend on each other's answers are sent a few at a time up front, through
+// together()/ahead() (so a slow target's latency overlaps instead of adding up), and judged one by
+// one in the order they were listed: the same requests, the same checks, in the same order.
 
 test.describe('LIST the list operation and its filters', () => {
   test('LIST-01 An empty object is a valid ListAssetGroups body', requirement('LIST-01'), async ({ api, verify }) => {
@@ -29,23 +34,30 @@ test.describe('LIST the list operation and its filters', () => {
     const spaceOf = new Map(itemsOf(everything).map((item) => [item.Id, item.AssetSpaceId]));
     const spaces = [...new Set(spaceOf.values())].filter((space): space is string => typeof space === 'string');
     expect(spaces.length, 'the run\'s groups carry an AssetSpaceId').toBeGreaterThan(0);
-    for (const space of spaces) {
+    const [none, ...bySpace] = await ahead([
+      // A space no group is in: a filter that is ignored shows up here even when the run has one space.
+      () => api.call('ListAssetGroups', listBody(profile, { assetSpaceId: `${dataset.prefix}no-such-space`, groupIds: ids })),
+      ...spaces.map((space) => () => api.call('ListAssetGroups', listBody(profile, { assetSpaceId: space, groupIds: ids, pageSize: profile.list.pageSize.maximum }))),
+    ]);
+    for (const [i, space] of spaces.entries()) {
       const expected = [...spaceOf].filter(([, s]) => s === space).map(([id]) => id as string);
       await test.step(`AssetSpaceId ${space}`, async () => {
-        const filtered = await api.call('ListAssetGroups', listBody(profile, { assetSpaceId: space, groupIds: ids, pageSize: profile.list.pageSize.maximum }));
+        const filtered = await bySpace[i];
         await verify(filtered, [isListResult, everyItem(`AssetSpaceId = ${space}`, (item) => item.AssetSpaceId === space, 'filtering by asset space'), listsExactly(expected)]);
       });
     }
-    // A space no group is in: a filter that is ignored shows up here even when the run has one space.
-    const none = await api.call('ListAssetGroups', listBody(profile, { assetSpaceId: `${dataset.prefix}no-such-space`, groupIds: ids }));
-    await verify(none, [isListResult, listsExactly([])]);
+    await verify(await none, [isListResult, listsExactly([])]);
   });
 
   test('LIST-03 The group-type filter returns the matching groups and only those', requirement('LIST-03'), async ({ api, dataset, verify, kit }) => {
     const profile = kit.context.profile;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupType: 'AIGC', groupIds: ids })), [isListResult, everyItem('GroupType = AIGC', (item) => item.GroupType === 'AIGC', 'filtering by group type'), listsExactly(ids)]);
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupType: `AGC_NO_SUCH_TYPE_${dataset.runId}`, groupIds: ids })), [isListResult, listsExactly([])]);
+    const [aigc, noSuchType] = await together([
+      () => api.call('ListAssetGroups', listBody(profile, { groupType: 'AIGC', groupIds: ids })),
+      () => api.call('ListAssetGroups', listBody(profile, { groupType: `AGC_NO_SUCH_TYPE_${dataset.runId}`, groupIds: ids })),
+    ]);
+    await verify(aigc, [isListResult, everyItem('GroupType = AIGC', (item) => item.GroupType === 'AIGC', 'filtering by group type'), listsExactly(ids)]);
+    await verify(noSuchType, [isListResult, listsExactly([])]);
   });
 
   test('LIST-04 The logical-ID filter returns exactly the groups asked for', requirement('LIST-04'), async ({ api, dataset, verify, kit }) => {
@@ -63,9 +75,10 @@ test.describe('LIST the list operation and its filters', () => {
     const queries = [target.sent.Name];
     // A differently-cased inner part of the name: only a substring, case-insensitive match finds it.
     if (profile.list.nameMatch === 'case-insensitive-substring') queries.push(target.sent.Name.slice(dataset.prefix.length).toUpperCase());
-    for (const query of queries) {
+    const answers = await ahead(queries.map((query) => () => api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }))));
+    for (const [i, query] of queries.entries()) {
       await test.step(`Name ${query}`, async () => {
-        const listed = await api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }));
+        const listed = await answers[i];
         await verify(listed, [isListResult, listsIncluding([target.id]), everyItem(`Name matches ${JSON.stringify(query)} (${profile.list.nameMatch})`, (item) => matches(item.Name, query), `filtering by name, profile "${profile.name}": ${profile.list.nameMatch}`)]);
       });
     }
@@ -83,31 +96,37 @@ test.describe('PAGE paging fields and invariants', () => {
 
   test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01'), async ({ api, dataset, verify, kit }) => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    for (const pageSize of [1, PAGE_SIZE]) {
-      await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber: 1, pageSize })), [isListResult, pageWithinSize, pagingEchoes(1, pageSize)]);
+    const sizes = [1, PAGE_SIZE];
+    const answers = await together(sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber: 1, pageSize }))));
+    for (const [i, pageSize] of sizes.entries()) {
+      await verify(answers[i], [isListResult, pageWithinSize, pagingEchoes(1, pageSize)]);
     }
   });
 
   test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, kit }) => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const max = kit.context.profile.list.pageSize.maximum;
-    for (const [pageNumber, pageSize] of [[2, PAGE_SIZE], [1, max], [7, 3]]) {
-      await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber, pageSize })), [isListResult, pagingEchoes(pageNumber, pageSize)]);
+    const pagings = [[2, PAGE_SIZE], [1, max], [7, 3]];
+    const answers = await together(pagings.map(([pageNumber, pageSize]) => () => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber, pageSize }))));
+    for (const [i, [pageNumber, pageSize]] of pagings.entries()) {
+      await verify(answers[i], [isListResult, pagingEchoes(pageNumber, pageSize)]);
     }
   });
 
   test('PAGE-03 Omitted paging values take the profile\'s defaults', requirement('PAGE-03'), async ({ api, dataset, verify, kit }) => {
     const { pageNumber, pageSize } = kit.context.profile.list;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids })), [isListResult, pagingEchoes(pageNumber.default, pageSize.default)]);
-    await verify(await api.call('ListAssetGroups', {}), [isListResult, pagingEchoes(pageNumber.default, pageSize.default)]);
+    const [filtered, unfiltered] = await together([() => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids })), () => api.call('ListAssetGroups', {})]);
+    await verify(filtered, [isListResult, pagingEchoes(pageNumber.default, pageSize.default)]);
+    await verify(unfiltered, [isListResult, pagingEchoes(pageNumber.default, pageSize.default)]);
   });
 
   test('PAGE-04 TotalCount is the number of matching groups, not the size of the page', requirement('PAGE-04'), async ({ api, dataset, verify, kit }) => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     expect(ids.length).toBeGreaterThan(PAGE_SIZE);
-    for (const pageNumber of [1, 2]) {
-      await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber, pageSize: PAGE_SIZE })), [isListResult, totalCountIs(ids.length)]);
+    const pages = await together([1, 2].map((pageNumber) => () => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber, pageSize: PAGE_SIZE }))));
+    for (const page of pages) {
+      await verify(page, [isListResult, totalCountIs(ids.length)]);
     }
   });
 
@@ -115,8 +134,8 @@ test.describe('PAGE paging fields and invariants', () => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const pages = Math.ceil(ids.length / PAGE_SIZE);
     const seen: unknown[] = [];
-    for (let pageNumber = 1; pageNumber <= pages; pageNumber++) {
-      const page = await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber, pageSize: PAGE_SIZE }));
+    const answers = await together(Array.from({ length: pages }, (_, i) => () => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber: i + 1, pageSize: PAGE_SIZE }))));
+    for (const page of answers) {
       await verify(page, [isListResult, pageWithinSize]);
       seen.push(...itemsOf(page).map((item) => item.Id));
     }
@@ -143,9 +162,10 @@ test.describe('PAGE paging fields and invariants', () => {
       [`${pageSize.field} above its maximum`, undefined, pageSize.maximum + 1],
       [`${pageSize.field} as a string`, undefined, String(pageSize.default)],
     ];
-    for (const [what, number, size] of invalid) {
+    const answers = await ahead(invalid.map(([, number, size]) => () => api.call('ListAssetGroups', listBody(kit.context.profile, { pageNumber: number, pageSize: size }))));
+    for (const [i, [what]] of invalid.entries()) {
       await test.step(what, async () => {
-        await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { pageNumber: number, pageSize: size })), [errorWith(400, 'AssetBadRequest')]);
+        await verify(await answers[i], [errorWith(400, 'AssetBadRequest')]);
       });
     }
   });

@@ -11,8 +11,9 @@
  * To see what a new mutant fails, run with AG_MUTANTS_RECORD=/tmp/kills.jsonl: every run appends
  * its outcome there (the assertions still apply).
  */
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
@@ -136,7 +137,8 @@ async function runSuites(label: string, hooks: Partial<ReferenceHooks>): Promise
   const started = performance.now();
   const server = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0 });
   const work = mkdtempSync(path.join(os.tmpdir(), `agc-mutant-${label}-`));
-  const runId = `mut-${label}-${Date.now().toString(36)}`;
+  // As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit.
+  const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   try {
     const args = [CLI, 'test', '--reporter=json', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
     const { code, stderr } = await runNode(args, childEnv(server.url, runId, work));
@@ -171,21 +173,19 @@ function expectComplete(run: SuiteRun): void {
 
 // ---------------------------------------------------------------- wall time of the whole matrix
 
-/** One log per self-test run, shared by its workers (they are children of the same runner). */
+/**
+ * One log per self-test run, shared by its workers (children of the same runner). It lives in the
+ * run's output folder, which Playwright empties at the start of the next run.
+ */
 function matrixLog(): string {
-  let runnerStart = '';
-  try {
-    runnerStart = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
-  } catch {
-    // Not Linux: the runner's pid alone keys the log.
-  }
-  return path.join(os.tmpdir(), `agc-mutant-matrix-${process.ppid}-${runnerStart}.jsonl`);
+  return path.join(test.info().project.outputDir, `mutant-matrix-${process.ppid}.jsonl`);
 }
 
 /** Notes one run; the run that completes the matrix prints and annotates the matrix's wall time. */
 function noteRun(name: string, run: SuiteRun, startedAt: number): void {
   test.info().annotations.push({ type: 'duration', description: `${(run.durationMs / 1000).toFixed(1)} s` });
   const log = matrixLog();
+  mkdirSync(path.dirname(log), { recursive: true });
   appendFileSync(log, `${JSON.stringify({ name, start: startedAt, end: Date.now() })}\n`);
   const entries = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { name: string; start: number; end: number });
   if (new Set(entries.map((e) => e.name)).size < MUTANTS.length + 1) return;
@@ -226,20 +226,23 @@ test.describe('mutants', () => {
     const startedAt = Date.now();
     const run = await runSuites('reference', {});
     record('(reference)', run);
+    noteRun('(reference)', run, startedAt);
     expectComplete(run);
     const failures = run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`);
     expect(failures, 'requirements failed by the unmodified reference server').toEqual([]);
     // Factories are instantiated by the suites (errorWith(401, TokenAuthError), validates(…)): each instance needs its own kill.
     const applied = sorted(run.tests.flatMap((t) => t.appliedChecks).filter((name) => exportOf(name) !== undefined));
     expect(applied.filter((name) => !killedChecks.has(name) && !(name in expected.unreachableChecks)), 'checks the suites apply that no mutant makes fail').toEqual([]);
-    noteRun('(reference)', run, startedAt);
   });
 
-  for (const mutant of MUTANTS) {
+  // Heaviest first (every failing test costs the child a worker restart), so the slow ones do not form the tail.
+  const heaviestFirst = [...MUTANTS].sort((a, b) => (expected.mutants[b.name]?.fails.length ?? 0) - (expected.mutants[a.name]?.fails.length ?? 0));
+  for (const mutant of heaviestFirst) {
     test(`mutant ${mutant.name} (breaks ${mutant.breaks}) fails exactly its expected requirements`, async () => {
       const startedAt = Date.now();
       const run = await runSuites(mutant.name, mutant.hooks);
       record(mutant.name, run);
+      noteRun(mutant.name, run, startedAt);
       expectComplete(run);
       const want = expected.mutants[mutant.name];
       expect(want, `mutant ${mutant.name} has no entry in reference/mutants.expected.yaml; it fails [${run.fails.join(', ')}] with checks [${run.checks.join(', ')}]`).toBeDefined();
@@ -259,7 +262,6 @@ test.describe('mutants', () => {
         { unexpectedFailingChecks: extraChecks, expectedButNotFailing: missingChecks },
         `mutant ${mutant.name}: failing checks differ: unexpected [${extraChecks.join(', ')}], expected but not seen [${missingChecks.join(', ')}]`,
       ).toEqual({ unexpectedFailingChecks: [], expectedButNotFailing: [] });
-      noteRun(mutant.name, run, startedAt);
     });
   }
 });
@@ -314,6 +316,18 @@ test.describe('mutant guards', () => {
     const covered = (name: string) => name in expected.unreachableChecks || [...killedChecks].some((c) => exportOf(c) === name);
     expect(exportedChecks.filter((name) => !covered(name)), 'checks exported by suites/checks.ts that no mutant makes fail').toEqual([]);
     expect([...killedChecks].filter((c) => exportOf(c) === undefined && !/^(modelPageCount|retryAfterHeader)$/.test(c)), 'failing checks that are neither exported by suites/checks.ts nor known suite-local checks').toEqual([]);
+  });
+
+  test('npm run reference -- --list-mutants lists every mutant; --mutant with an unknown name is a usage error', () => {
+    const reference = (args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'reference/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const listed = reference(['--list-mutants']);
+    expect(listed.status, listed.stderr).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual(names);
+    for (const m of MUTANTS) expect(listed.stdout).toContain(`${m.name}  (${m.breaks})  ${m.description}`);
+    const unknown = reference(['--mutant', 'noSuchMutant', '--port', '0']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('noSuchMutant');
   });
 
   test('reference/kill-matrix.md is up to date', () => {
