@@ -20,7 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReferenceServer, type ReferenceOptions } from '../reference/server';
-import { referenceTokens, referenceUsers, TOKEN_ROLES } from '../reference/config';
+import { referenceUsers } from '../reference/config';
+import { attachmentsOf, referenceTokenEnv, testsOfReport, type JsonReport } from '../tests/harness';
 import { datasetFile, type Dataset } from '../suites/dataset';
 import type { RequestStats } from '../suites/api';
 
@@ -190,33 +191,10 @@ interface RunResult {
   floorMs: number;
 }
 
-interface JsonSuite {
-  title: string;
-  specs?: { title: string; tests: { results: { status: string; duration: number; attachments: { name: string; body?: string }[] }[] }[] }[];
-  suites?: JsonSuite[];
+function testsOf(report: JsonReport): TestFigures[] {
+  return testsOfReport(report).map((t) => ({ title: t.title, status: t.result?.status ?? 'unknown', durationMs: t.result?.duration ?? 0, requests: attachmentsOf<RequestStats>(t, 'requests')[0] }));
 }
 
-function testsOf(report: { suites: JsonSuite[] }): TestFigures[] {
-  const found: TestFigures[] = [];
-  const walk = (suite: JsonSuite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests) {
-        const result = t.results[t.results.length - 1];
-        const attachment = result?.attachments.find((a) => a.name === 'requests' && a.body);
-        const requests = attachment ? (JSON.parse(Buffer.from(attachment.body!, 'base64').toString('utf8')) as RequestStats) : undefined;
-        found.push({ title: spec.title, status: result?.status ?? 'unknown', durationMs: result?.duration ?? 0, requests });
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  report.suites.forEach(walk);
-  return found;
-}
-
-function tokensEnv(): Record<string, string> {
-  const tokens = referenceTokens({});
-  return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
-}
 
 async function conformanceRun(scenario: Scenario, round: number): Promise<RunResult> {
   const server = await startReferenceServer({ ...SERVER, ...scenario.server, users: referenceUsers({}) });
@@ -227,7 +205,7 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
   try {
     const before = server.stats().requests;
     const run = await runTimed([CLI, 'test', `--reporter=${REPORTERS.join(',')}`, `--output=${path.join(work, 'output')}`], {
-      ...tokensEnv(),
+      ...referenceTokenEnv(),
       ...KIT_ENV,
       AG_BASE_URL: server.url,
       AG_RUN_ID: runId,

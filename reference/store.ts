@@ -3,21 +3,14 @@
  * Time is injected (a monotonic millisecond clock) so that the lag and the rate are deterministic
  * under test and so a mutant can skew either without touching the HTTP layer.
  */
+import type { ListItem } from './behaviour';
 
 export type Clock = () => number;
 
 export const monotonicClock: Clock = () => performance.now();
 
-export interface GroupRecord {
-  Id: string;
-  AssetSpaceId: string;
-  Name: string;
-  Title: string;
-  Description: string;
-  GroupType: string;
-  ProjectName: string;
-  CreateTime: string;
-  UpdateTime: string;
+/** A group as stored: what a list item shows, plus who owns it and when it was made. */
+export interface GroupRecord extends ListItem {
   ownerUserId: string;
   /** Channel of the token that created it; null for an unbound token. */
   channel: string | null;

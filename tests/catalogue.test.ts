@@ -3,21 +3,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, LEVELS } from '../schemas/requirements';
+import { ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
 
-const ROOT = path.resolve(__dirname, '..');
 const FAMILIES = ['ENV', 'VER', 'AUTH', 'ERR', 'CREATE', 'LIST', 'PAGE', 'SCOPE', 'CHAN', 'VIS', 'SCHEMA', 'INPUT'];
 const catalogue = loadCatalogue();
 const SPEC_COPY = path.join(ROOT, 'spec', 'asset-group-interface.md');
 const UPSTREAM_SPEC = path.resolve(ROOT, '..', 'shared', 'spec-source', 'asset-group-interface.md');
 
-interface ListedTest {
-  title: string;
-  file: string;
-  annotations: { type: string; description?: string }[];
-}
-
 /** The conformance suites as Playwright itself sees them: titles and annotations, nothing run. */
-function listSuites(): ListedTest[] {
+function listSuites(): ReportedTest[] {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
     cwd: ROOT,
     // A base URL stops the config from starting the reference server just to list tests.
@@ -25,14 +19,7 @@ function listSuites(): ListedTest[] {
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0);
-  const report = JSON.parse(run.stdout);
-  const tests: ListedTest[] = [];
-  const walk = (suite: { specs?: { title: string; file: string; tests: { annotations: ListedTest['annotations'] }[] }[]; suites?: unknown[] }) => {
-    for (const spec of suite.specs ?? []) tests.push({ title: spec.title, file: spec.file, annotations: spec.tests[0]?.annotations ?? [] });
-    for (const child of (suite.suites ?? []) as (typeof suite)[]) walk(child);
-  };
-  for (const suite of report.suites) walk(suite);
-  return tests;
+  return testsOfReport(JSON.parse(run.stdout) as JsonReport);
 }
 
 test('the catalogue declares exactly the twelve families', () => {

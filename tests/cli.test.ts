@@ -6,8 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { startReferenceServer, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
-import { referenceTokens, TOKEN_ROLES } from '../reference/config';
-import { runAgc, readJson, ROOT, type KitRun } from './harness';
+import { runAgc, readJson, referenceTokenEnv, ROOT, type KitRun } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
 
 test.describe.configure({ mode: 'parallel' });
@@ -15,10 +14,6 @@ test.setTimeout(180_000);
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-cli-'));
 
-function tokensEnv(): Record<string, string> {
-  const tokens = referenceTokens({});
-  return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
-}
 
 const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5', AG_SEED: '7' };
 
@@ -141,7 +136,7 @@ test('a waived failure shows as waived with its reason and does not flip the ver
       { id: 'PAGE-03', reason: 'old default page size', link: 'https://tracker.example.com/AG-2' },
       { id: 'LIST-02', reason: 'long gone', link: 'https://tracker.example.com/AG-3', expires: '2020-01-01' },
     ] }));
-    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...tokensEnv(), ...quick });
+    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
     const summary = summaryOf(run);
     expect(run.status, run.stdout.slice(-2000)).toBe(0);
     expect(summary.verdict).toBe('conformant');
@@ -154,7 +149,7 @@ test('a waived failure shows as waived with its reason and does not flip the ver
     expect(readFileSync(path.join(dir, 'report', 'index.html'), 'utf8')).toContain('Expired: no longer applied');
 
     // The same failure without a waiver decides the verdict, with exit 1.
-    const plain = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'plain')], { ...tokensEnv(), ...quick });
+    const plain = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'plain')], { ...referenceTokenEnv(), ...quick });
     expect(plain.status).toBe(1);
     expect(summaryOf(plain).verdict).toBe('non-conformant');
   });
@@ -165,7 +160,7 @@ test('an expired waiver does not hide the failure', async () => {
     const dir = tmp();
     const file = path.join(dir, 'waivers.yaml');
     writeFileSync(file, YAML.stringify({ waivers: [{ id: 'LIST-03', reason: 'was due in 2020', link: 'https://tracker.example.com/AG-1', expires: '2020-06-30' }] }));
-    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...tokensEnv(), ...quick });
+    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
     expect(run.status).toBe(1);
     const summary = summaryOf(run);
     expect(summary.requirements.find((r) => r.id === 'LIST-03')!.status).toBe('failed');
@@ -177,7 +172,7 @@ test('an expired waiver does not hide the failure', async () => {
 
 test('two runs against one target at the same time each reach the right verdict', async () => {
   await withReference({}, async (server) => {
-    const runs = await Promise.all([0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...tokensEnv(), ...quick })));
+    const runs = await Promise.all([0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...referenceTokenEnv(), ...quick })));
     for (const run of runs) {
       expect(run.status, run.stdout.slice(-2000)).toBe(0);
       expect(summaryOf(run).verdict).toBe('conformant');
@@ -229,7 +224,7 @@ test('the example workflow shards in two, merges with agc merge, uploads the rep
 test('the workflow\'s shard and merge commands give the verdict of one run', async () => {
   await withReference(ignoresGroupType, async (server) => {
     const dir = tmp();
-    const env = { ...tokensEnv(), ...quick };
+    const env = { ...referenceTokenEnv(), ...quick };
     const shards = await Promise.all([1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)));
     for (const shard of shards) expect(shard.status, 'a shard alone exits 0: its verdict is decided at the merge').toBe(0);
     // As the workflow's download step does: every shard's blob in one folder.

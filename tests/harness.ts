@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { referenceTokens, TOKEN_ROLES } from '../reference/config';
 
 export const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -79,4 +80,52 @@ export function filesBelow(dir: string): string[] {
     out = statSync(full).isDirectory() ? out.concat(filesBelow(full)) : out.concat(full);
   }
   return out;
+}
+
+/** The reference server's default tokens as the kit's variables (AG_TOKEN, …), for runs against it. */
+export function referenceTokenEnv(): Record<string, string> {
+  const tokens = referenceTokens({});
+  return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
+}
+
+/** Playwright's JSON report (--reporter=json), as far as the kit's tools read it. */
+export interface JsonReport {
+  suites: JsonSuite[];
+  errors?: { message?: string }[];
+}
+interface JsonSuite {
+  specs?: { title: string; file: string; tests: { status: string; annotations: { type: string; description?: string }[]; results: JsonResult[] }[] }[];
+  suites?: JsonSuite[];
+}
+export interface JsonResult {
+  status: string;
+  duration: number;
+  error?: { message?: string };
+  attachments: { name: string; body?: string }[];
+}
+
+/** One test of a JSON report, flattened, with its last result. */
+export interface ReportedTest {
+  title: string;
+  file: string;
+  status: string;
+  annotations: { type: string; description?: string }[];
+  result: JsonResult | undefined;
+}
+
+export function testsOfReport(report: JsonReport): ReportedTest[] {
+  const found: ReportedTest[] = [];
+  const walk = (suite: JsonSuite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) found.push({ title: spec.title, file: spec.file, status: t.status, annotations: t.annotations, result: t.results[t.results.length - 1] });
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  report.suites.forEach(walk);
+  return found;
+}
+
+/** The JSON body of a test's attachments of that name (the JSON reporter stores them in base64). */
+export function attachmentsOf<T>(test: ReportedTest, name: string): T[] {
+  return (test.result?.attachments ?? []).filter((a) => a.name === name && a.body).map((a) => JSON.parse(Buffer.from(a.body!, 'base64').toString('utf8')) as T);
 }

@@ -24,6 +24,7 @@ import { MUTANTS } from '../reference/mutants';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { startReferenceServer, type ReferenceHooks } from '../reference/server';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
+import { attachmentsOf, testsOfReport, type JsonReport } from './harness';
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -99,37 +100,15 @@ function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
   });
 }
 
-interface JsonSuite {
-  specs?: { title: string; tests: { status: string; annotations: { type: string; description?: string }[]; results: { status: string; error?: { message?: string }; attachments: { name: string; body?: string }[] }[] }[] }[];
-  suites?: JsonSuite[];
-}
-
-function outcomes(report: { suites: JsonSuite[] }): TestOutcome[] {
-  const found: TestOutcome[] = [];
-  const walk = (suite: JsonSuite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests) {
-        const result = t.results[t.results.length - 1];
-        const failingChecks: string[] = [];
-        for (const attachment of result?.attachments ?? []) {
-          if (attachment.name !== 'evidence' || !attachment.body) continue;
-          const evidence = JSON.parse(Buffer.from(attachment.body, 'base64').toString('utf8')) as { failure?: { check?: string } };
-          if (evidence.failure?.check) failingChecks.push(evidence.failure.check);
-        }
-        found.push({
-          title: spec.title,
-          requirement: t.annotations.find((a) => a.type === 'requirement')?.description,
-          status: t.status,
-          failingChecks,
-          appliedChecks: t.annotations.filter((a) => a.type === 'check').map((a) => a.description ?? ''),
-          error: (result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
-        });
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  report.suites.forEach(walk);
-  return found;
+function outcomes(report: JsonReport): TestOutcome[] {
+  return testsOfReport(report).map((t) => ({
+    title: t.title,
+    requirement: t.annotations.find((a) => a.type === 'requirement')?.description,
+    status: t.status,
+    failingChecks: attachmentsOf<{ failure?: { check?: string } }>(t, 'evidence').flatMap((e) => (e.failure?.check ? [e.failure.check] : [])),
+    appliedChecks: t.annotations.filter((a) => a.type === 'check').map((a) => a.description ?? ''),
+    error: (t.result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
+  }));
 }
 
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
@@ -144,7 +123,7 @@ async function runSuites(label: string, hooks: Partial<ReferenceHooks>): Promise
     const { code, stderr } = await runNode(args, childEnv(server.url, runId, work));
     const reportFile = path.join(work, 'report.json');
     if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
-    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { suites: JsonSuite[]; errors?: { message?: string }[] };
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
     const tests = outcomes(report);
     const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
     return {
