@@ -45,8 +45,16 @@ export interface RetryCounts {
   503: number;
 }
 
-const MAX_CREATE_ATTEMPTS = 5;
+const MAX_CREATE_ATTEMPTS = 8;
 const MAX_RETRY_AFTER_MS = 10_000;
+
+/**
+ * Creates the target still refused with 429/503 after the bounded retries. Such an answer says the
+ * target is protecting itself, not how it judged the request: a check over it is not assessable,
+ * and the kit will not load the target further to find out.
+ */
+export const rateLimitedOut = new WeakSet<Exchange>();
+export const RATE_LIMITED_REASON = `the target kept answering 429/503 to creates after ${MAX_CREATE_ATTEMPTS} attempts honouring Retry-After; not assessed rather than load it further`;
 
 /** Retry-After in seconds or as an HTTP date; a missing or odd value gets a gentle default. */
 export function retryAfterMs(header: string | undefined, attempt: number): number {
@@ -169,7 +177,11 @@ export class Api {
     for (let attempt = 1; ; attempt++) {
       const exchange = await this.call('CreateAssetGroup', fields, { as });
       const status = exchange.response?.status;
-      if ((status !== 429 && status !== 503) || attempt >= MAX_CREATE_ATTEMPTS) return { exchange, attempts: attempt };
+      if (status !== 429 && status !== 503) return { exchange, attempts: attempt };
+      if (attempt >= MAX_CREATE_ATTEMPTS) {
+        rateLimitedOut.add(exchange);
+        return { exchange, attempts: attempt };
+      }
       this.retries[status]++;
       if (status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
       await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt)));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test, requirement, itemsOf, listBody, type Api, type Verify } from './fixtures';
 import { checkProperty } from './property';
-import { everyItem, isListResult, listsIncluding, pagingEchoes, totalCountIs, type Check } from './checks';
+import { createdWithId, everyItem, isListResult, listsIncluding, pagingEchoes, totalCountIs, type Check } from './checks';
 import type { Profile } from '../schemas/profile';
 
 /**
@@ -28,8 +28,8 @@ class CreateGroup implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     const name = r.api.uniqueName(`m-${this.label}`);
     const { exchange } = await r.api.create({ Name: name, Title: 'Model probe', Description: '', GroupType: 'AIGC', ProjectName: 'default' });
-    const id = (exchange.response?.json as { Result?: { Id?: string } } | undefined)?.Result?.Id;
-    if (exchange.response?.status !== 200 || typeof id !== 'string') throw new Error(`create answered HTTP ${exchange.response?.status ?? exchange.networkError}; see CREATE-01`);
+    await r.verify(exchange, [createdWithId]);
+    const id = (exchange.response!.json as { Result: { Id: string } }).Result.Id;
     await r.waitVisible(id);
     m.groups.push({ id, name });
   }
