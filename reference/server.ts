@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadProfile } from '../schemas/profile';
+import { loadProfile, type Profile } from '../schemas/profile';
 import {
   ApiError,
   badRequest,
@@ -55,6 +55,8 @@ export interface ReferenceOptions {
    * Default none. Used by the benchmarks (bench/run.ts).
    */
   preload?: PreloadSettings;
+  /** The profile the server implements (its field names, bounds, error shape). Default: the reference profile. */
+  profile?: Profile;
 }
 
 export interface ReferenceServer {
@@ -151,8 +153,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   const hooks: ReferenceHooks = { ...defaultHooks, ...options.hooks };
   const users = options.users ?? referenceUsers();
   const ctx: HookContext = {
-    // The reference server always implements the reference profile, whatever AG_PROFILE says.
-    profile: loadProfile(),
+    // The reference profile unless a caller (a variant, a self-test) chose another; never AG_PROFILE.
+    profile: options.profile ?? loadProfile(),
     store: new GroupStore(lagMs, clock),
     rate: createRate ? new TokenBuckets(createRate, clock) : null,
     tokens: tokenDirectory(users),
