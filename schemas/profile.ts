@@ -35,12 +35,27 @@ function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * `$defs` names before 0.2, when they equalled names under components.schemas of the contract and
+ * made generated clients declare one type twice. Override files written then still work.
+ */
+const RENAMED_DEFS: Record<string, string> = {
+  ListAssetGroupsRequest: 'ProfileListRequest',
+  CreateAssetGroupConstraints: 'ProfileCreateConstraints',
+  ErrorDetail: 'ProfileErrorDetail',
+  Timestamp: 'ProfileTimestamp',
+};
+
+function currentDefNames(defs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(defs).map(([name, schema]) => [RENAMED_DEFS[name] ?? name, schema]));
+}
+
 /** Mappings merge key by key; lists and scalars replace. `$defs` entries replace whole. */
 function mergeOver(base: Record<string, unknown>, over: Record<string, unknown>, atDefs = false): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (key === '$defs' && isMapping(value) && isMapping(base[key])) {
-      out[key] = { ...base[key], ...value };
+      out[key] = { ...base[key], ...currentDefNames(value) };
     } else if (!atDefs && isMapping(value) && isMapping(base[key])) {
       out[key] = mergeOver(base[key] as Record<string, unknown>, value);
     } else {

@@ -50,7 +50,7 @@ test('the lint catches a planted unresolvable $ref', async () => {
 });
 
 test('the lint catches a planted unresolvable reference-profile $ref', async () => {
-  const problems = await lintPlanted("$ref: './profile.yaml#/$defs/Timestamp'", "$ref: './profile.yaml#/$defs/Timestmap'");
+  const problems = await lintPlanted("$ref: './profile.yaml#/$defs/ProfileTimestamp'", "$ref: './profile.yaml#/$defs/ProfileTimestmap'");
   expect(problems.map((p) => p.ruleId), describe(problems)).toContain('no-unresolved-refs');
 });
 

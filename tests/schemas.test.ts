@@ -119,18 +119,18 @@ test('checkProfileConsistency reports settings that the profile schemas contradi
 
 test('checkProfileConsistency reports $defs that do not compile', () => {
   const broken = loadProfile();
-  broken.$defs = { ...broken.$defs, Timestamp: { type: 'string', patern: '^x$' } };
+  broken.$defs = { ...broken.$defs, ProfileTimestamp: { type: 'string', patern: '^x$' } };
   const problems = checkProfileConsistency(broken);
   expect(problems.join('\n')).toMatch(/does not compile.*patern/);
 });
 
 test('checkProfileConsistency accepts an override whose settings and $defs agree', () => {
   const renamed = loadProfile();
-  const reference = renamed.$defs.ListAssetGroupsRequest as { properties: Record<string, unknown> };
+  const reference = renamed.$defs.ProfileListRequest as { properties: Record<string, unknown> };
   renamed.list.filterField = 'Filters';
   renamed.$defs = {
     ...renamed.$defs,
-    ListAssetGroupsRequest: { ...reference, properties: { ...reference.properties, Filters: reference.properties.Filter } },
+    ProfileListRequest: { ...reference, properties: { ...reference.properties, Filters: reference.properties.Filter } },
   };
   // Passing here means the override's own $defs were compiled: the reference ones lack `Filters`.
   expect(checkProfileConsistency(renamed)).toEqual([]);
