@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { summarize, type ConformanceSummary, type FailureEvidence, type Outcome, type RunFacts } from './verdict';
 import { loadWaivers } from './waivers';
+import { loadBaseline, BaselineError, type Baseline } from './baseline';
 import { loadCatalogue } from '../schemas/requirements';
 
 /**
@@ -12,6 +13,19 @@ import { loadCatalogue } from '../schemas/requirements';
 export abstract class ConformanceReporter implements Reporter {
   private readonly outcomes = new Map<string, Outcome>();
   private readonly facts: RunFacts = { lagsMs: [], neverVisible: 0, retries: { 429: 0, 503: 0 }, startedAt: new Date().toISOString(), finishedAt: '', runErrors: [] };
+  private readonly baseline: Baseline | undefined;
+
+  constructor() {
+    // Read before any test runs (and before the webServer starts), so that a wrong AG_BASELINE is
+    // one line naming it and exit 3, as the configuration's own mistakes are, not a crash at the end.
+    try {
+      this.baseline = loadBaseline(process.env.AG_BASELINE);
+    } catch (error) {
+      if (!(error instanceof BaselineError)) throw error;
+      console.error(`conformance kit: configuration error: ${error.message}`);
+      process.exit(3);
+    }
+  }
 
   /** The report directory; the env var wins so CI can route each run's reports. */
   protected get reportDir(): string {
@@ -31,13 +45,19 @@ export abstract class ConformanceReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const annotations = [...test.annotations, ...result.annotations];
+    // Playwright lists runtime annotations on both the test and its result: keep each once.
+    const unique = new Map<string, { type: string; description?: string }>();
+    for (const a of [...test.annotations, ...result.annotations]) {
+      const description = a.description === undefined ? undefined : stripAnsi(a.description);
+      unique.set(`${a.type}\u0000${description}`, { type: a.type, description });
+    }
+    const annotations = [...unique.values()];
     const requirement = annotations.find((a) => a.type === 'requirement')?.description ?? null;
     const failures: FailureEvidence[] = [];
     let counterexample: Outcome['counterexample'];
     for (const attachment of result.attachments) {
       if (!attachment.body) continue;
-      const body = parseJson(attachment.body.toString('utf8'));
+      const body = cleanDeep(parseJson(attachment.body.toString('utf8')));
       if (attachment.name === 'evidence' && body?.failure) failures.push({ ...body.failure, exchange: body.exchange });
       else if (attachment.name === 'counterexample' && body) counterexample = body;
       else if (attachment.name === 'run' && body && this.facts.baseURL === undefined) Object.assign(this.facts, { baseURL: body.baseURL, embedded: body.embedded, profile: body.profile, seed: body.seed, numRuns: body.numRuns, runId: body.runId, visibilityTimeoutMs: body.visibilityTimeoutMs });
@@ -52,15 +72,20 @@ export abstract class ConformanceReporter implements Reporter {
         }
       }
     }
+    const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
+    const blockedBy = status === 'skipped' ? annotations.filter((a) => a.type === 'blocked' && a.description).map((a) => a.description!) : [];
+    const profileMismatch = status === 'skipped' ? annotations.find((a) => a.type === 'profile-mismatch')?.description : undefined;
     const outcome: Outcome = {
       requirement,
-      title: test.title,
+      title: stripAnsi(test.title),
       file: path.relative(process.cwd(), test.location.file),
-      status: result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed',
+      status,
       durationMs: result.duration,
       checks: annotations.filter((a) => a.type === 'check').map((a) => a.description ?? ''),
       skipReason: annotations.find((a) => a.type === 'skip')?.description,
-      error: result.errors.map((e) => e.message ?? e.value ?? '').join('\n') || undefined,
+      ...(blockedBy.length ? { blockedBy } : {}),
+      ...(profileMismatch ? { profileMismatch } : {}),
+      error: stripAnsi(result.errors.map((e) => e.message ?? e.value ?? '').join('\n')) || undefined,
       failures,
       counterexample,
     };
@@ -72,7 +97,7 @@ export abstract class ConformanceReporter implements Reporter {
     this.facts.startedAt = result.startTime.toISOString();
     mkdirSync(this.reportDir, { recursive: true });
     const waivers = loadWaivers(process.env.AG_WAIVERS, new Set(loadCatalogue().requirements.map((r) => r.id)));
-    await this.write(summarize([...this.outcomes.values()], this.facts, waivers));
+    await this.write(summarize([...this.outcomes.values()], this.facts, waivers, new Date(), this.baseline));
   }
 
   protected abstract write(summary: ConformanceSummary): void | Promise<void>;
@@ -86,8 +111,26 @@ function parseJson(text: string): any {
   }
 }
 
+/**
+ * Terminal escape sequences (Playwright colours the messages of a plain `expect`) are taken out of
+ * every text the reports take in, once, here: no output has to remember to.
+ */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+function cleanDeep(value: any): any {
+  if (typeof value === 'string') return stripAnsi(value);
+  if (Array.isArray(value)) return value.map(cleanDeep);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanDeep(v)]));
+  return value;
+}
+
 function firstLine(text: string): string {
-  // Strip ANSI colours Playwright adds to some messages.
-  const line = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim())?.trim() ?? text;
+  const clean = stripAnsi(text);
+  const line = clean.split('\n').find((l) => l.trim())?.trim() ?? clean;
   return line.replace(/^Error: /, '');
 }

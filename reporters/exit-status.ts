@@ -1,6 +1,7 @@
 import type { FullResult } from '@playwright/test/reporter';
 import { ConformanceReporter } from './collect';
 import type { ConformanceSummary } from './verdict';
+import { baselineLine } from './baseline';
 
 /**
  * Makes the run's exit status the verdict's: a failed SHOULD or MAY is a warning and leaves a
@@ -21,7 +22,8 @@ export default class ExitStatusReporter extends ConformanceReporter {
     await super.onEnd(result);
     const summary = this.summary!;
     const warnings = summary.warnings.length ? ` (SHOULD not met: ${summary.warnings.join(', ')})` : '';
-    console.log(`\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${summary.firstReason}` : ''}\nReport: ${this.reportDir}/index.html`);
+    const since = summary.baseline ? `\n${baselineLine(summary.baseline)}` : '';
+    console.log(`\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${summary.firstReason}` : ''}${since}\nReport: ${this.reportDir}/index.html`);
     if (result.status === 'interrupted' || result.status === 'timedout') return { status: result.status };
     return { status: summary.verdict === 'conformant' ? 'passed' : 'failed' };
   }

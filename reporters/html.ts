@@ -1,34 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConformanceReporter } from './collect';
-import type { ConformanceSummary, FailureEvidence, Outcome, RequirementResult } from './verdict';
+import type { ConformanceSummary, RequirementResult } from './verdict';
 import { loadCatalogue } from '../schemas/requirements';
+import { renderBadge } from './badge';
+import { baselineBlock, esc, failureCard, familyItem, reasonList } from './html-parts';
 
 /**
  * index.html: one self-contained page (no fetches, no external CSS or JS) for a person opening
- * CI artefacts. It only shows the summary; it decides nothing.
+ * CI artefacts, and badge.svg beside it for READMEs. It only shows the summary; it decides nothing.
+ * The page reads top-down by urgency: the verdict and what changed, the failed MUSTs, the warnings,
+ * what could not be judged and why, and only then every requirement by family.
  */
 export default class HtmlReporter extends ConformanceReporter {
   protected write(summary: ConformanceSummary): void {
-    writeFileSync(path.join(this.reportDir, 'index.html'), render(summary));
+    writeFileSync(path.join(this.reportDir, 'index.html'), renderHtml(summary));
+    writeFileSync(path.join(this.reportDir, 'badge.svg'), renderBadge(summary));
   }
 }
-
-const esc = (value: unknown): string =>
-  String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-
-const pretty = (text: string): string => {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-};
 
 const VERDICT_TEXT = {
   conformant: 'Conformant',
@@ -36,12 +25,19 @@ const VERDICT_TEXT = {
   incomplete: 'Incomplete',
 } as const;
 
-function render(s: ConformanceSummary): string {
+export function renderHtml(s: ConformanceSummary): string {
   const families = loadCatalogue().families;
-  const assessed = s.requirements.filter((r) => r.status !== 'not-assessed');
-  const byFamily = Object.entries(families).map(([family, name]) => ({ family, name, reqs: assessed.filter((r) => r.family === family) }));
-  const skipped = s.requirements.filter((r) => r.status === 'skipped');
-  const notAssessed = s.requirements.filter((r) => r.status === 'not-assessed');
+  const is = (level: string, ...statuses: string[]) => (r: RequirementResult) => (level === '*' || r.level === level) && statuses.includes(r.status);
+  const failedMusts = s.requirements.filter(is('MUST', 'failed'));
+  const warnings = s.requirements.filter((r) => (r.level === 'SHOULD' || r.level === 'MAY') && r.status === 'failed');
+  const waived = s.requirements.filter(is('*', 'waived'));
+  const blocked = s.requirements.filter(is('*', 'blocked'));
+  const skipped = s.requirements.filter(is('*', 'skipped'));
+  const notAssessed = s.requirements.filter(is('*', 'not-assessed'));
+  const carded = new Set([...failedMusts, ...warnings, ...waived].map((r) => r.id));
+  const changes = new Map((s.baseline?.changed ?? []).map((c) => [c.id, c]));
+  const byFamily = Object.entries(families).map(([family, name]) => ({ family, name, reqs: s.requirements.filter((r) => r.family === family && r.status !== 'not-assessed') }));
+  const cards = (reqs: RequirementResult[]) => reqs.map((r) => failureCard(r, s.profile.name)).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -51,14 +47,38 @@ function render(s: ConformanceSummary): string {
 <style>${CSS}</style>
 </head>
 <body>
-<a class="skip" href="#requirements">Skip to requirements</a>
+<a class="skip" href="${failedMusts.length ? '#failed-musts' : '#requirements'}">Skip to ${failedMusts.length ? 'the failures' : 'the requirements'}</a>
 <header class="banner ${s.verdict}" role="status">
   <h1>${esc(VERDICT_TEXT[s.verdict])}</h1>
-  <p>${esc(s.target.baseURL ?? 'no target')} against the asset-group interface, profile “${esc(s.profile.name)}”</p>
+  <p>${esc(s.target.baseURL ?? 'no target')} against the asset-group interface, profile “${esc(s.profile.name)}” · kit ${esc(s.kit.version)} · ${esc(s.startedAt)}</p>
   ${s.firstReason ? `<p class="reason"><strong>First reason:</strong> ${esc(s.firstReason)}</p>` : ''}
-  ${s.warnings.length ? `<p class="reason"><strong>SHOULD not met (warnings):</strong> ${s.warnings.map(esc).join(', ')}</p>` : ''}
+  <p class="tally">${tally(s)}</p>
 </header>
 <main>
+${baselineBlock(s.baseline)}
+${s.runErrors.length ? `<div class="run-errors"><h2>Errors outside the tests</h2><ul>${s.runErrors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul></div>` : ''}
+${failedMusts.length ? `<section aria-labelledby="failed-musts"><h2 id="failed-musts" tabindex="-1">Failed MUSTs (${failedMusts.length})</h2>\n${cards(failedMusts)}</section>` : ''}
+${warnings.length ? `<section aria-labelledby="warnings"><h2 id="warnings">Warnings: SHOULD and MAY not met (${warnings.length})</h2><p>These do not change the verdict.</p>\n${cards(warnings)}</section>` : ''}
+${waived.length ? `<section aria-labelledby="waived"><h2 id="waived">Waived failures (${waived.length})</h2><p>Accepted by the target's waiver file; they do not change the verdict.</p>\n${cards(waived)}</section>` : ''}
+${blocked.length ? `<section aria-labelledby="blocked"><h2 id="blocked">Blocked: not judged because a prerequisite did not pass (${blocked.length})</h2>${reasonList(blocked)}</section>` : ''}
+<section aria-labelledby="skipped">
+  <h2 id="skipped">Skipped or not assessable, and why</h2>
+  ${skipped.length ? reasonList(skipped) : '<p>Nothing was skipped.</p>'}
+</section>
+<section aria-labelledby="not-assessed">
+  <h2 id="not-assessed">Not assessed, and why</h2>
+  <p>Points the spec leaves “not shown”. The kit does not judge them.</p>
+  <ul>${notAssessed.map((r) => `<li id="${esc(r.id)}"><strong>${esc(r.id)}</strong> ${esc(r.title)}: ${esc(r.reason)}</li>`).join('')}</ul>
+</section>
+${waiversSection(s)}
+<section aria-labelledby="requirements">
+  <h2 id="requirements" tabindex="-1">Every requirement, by family</h2>
+  ${byFamily.filter((f) => f.reqs.length).map((f) => familySection(f.family, f.name, f.reqs, carded, changes)).join('\n')}
+</section>
+<section aria-labelledby="visibility">
+  <h2 id="visibility">Visibility lag</h2>
+  ${visibility(s)}
+</section>
 <section aria-labelledby="identity">
   <h2 id="identity">Target and kit</h2>
   <dl class="facts">
@@ -72,32 +92,20 @@ function render(s: ConformanceSummary): string {
     ${fact('Run', `${s.startedAt} → ${s.finishedAt}`)}
     ${fact('429 / 503 retries', `${s.retries[429]} / ${s.retries[503]}`)}
   </dl>
-  ${s.runErrors.length ? `<div class="run-errors"><h3>Errors outside the tests</h3><ul>${s.runErrors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul></div>` : ''}
   ${countsTable(s)}
 </section>
-<section aria-labelledby="requirements">
-  <h2 id="requirements" tabindex="-1">Requirements</h2>
-  ${byFamily.filter((f) => f.reqs.length).map((f) => familySection(f.family, f.name, f.reqs)).join('\n')}
-</section>
-<section aria-labelledby="visibility">
-  <h2 id="visibility">Visibility lag</h2>
-  ${visibility(s)}
-</section>
-${waiversSection(s)}
-<section aria-labelledby="skipped">
-  <h2 id="skipped">Skipped, and why</h2>
-  ${skipped.length ? `<ul>${skipped.map((r) => `<li><a href="#${r.id}">${esc(r.id)}</a> ${esc(r.title)}: ${esc(r.reason)}</li>`).join('')}</ul>` : '<p>Nothing was skipped.</p>'}
-</section>
-<section aria-labelledby="not-assessed">
-  <h2 id="not-assessed">Not assessed, and why</h2>
-  <p>Points the spec leaves “not shown”. The kit does not judge them.</p>
-  <ul>${notAssessed.map((r) => `<li id="${r.id}"><strong>${esc(r.id)}</strong> ${esc(r.title)}: ${esc(r.reason)}</li>`).join('')}</ul>
-</section>
 </main>
-<footer><p>Written by ${esc(s.kit.name)} ${esc(s.kit.version)}. The machine-readable verdict is <code>conformance.json</code> beside this page.</p></footer>
+<footer><p>Written by ${esc(s.kit.name)} ${esc(s.kit.version)}. The machine-readable verdict is <code>conformance.json</code> beside this page; <code>badge.svg</code> is a badge for a README.</p></footer>
 </body>
 </html>
 `;
+}
+
+/** One line of counts under the verdict, so the size of the problem shows before any detail. */
+function tally(s: ConformanceSummary): string {
+  const sum = (status: 'passed' | 'failed' | 'blocked' | 'skipped' | 'waived') => s.counts.MUST[status] + s.counts.SHOULD[status] + s.counts.MAY[status];
+  const parts = [`${s.counts.MUST.failed} MUST failed`, `${s.warnings.length} SHOULD not met`, `${sum('blocked')} blocked`, `${sum('skipped')} skipped`, `${sum('waived')} waived`, `${sum('passed')} passed`];
+  return esc(parts.join(' · '));
 }
 
 function waiversSection(s: ConformanceSummary): string {
@@ -118,65 +126,18 @@ function fact(name: string, value: unknown): string {
 
 function countsTable(s: ConformanceSummary): string {
   const levels = ['MUST', 'SHOULD', 'MAY'] as const;
-  const statuses = ['passed', 'failed', 'skipped', 'waived'] as const;
+  const statuses = ['passed', 'failed', 'blocked', 'skipped', 'waived'] as const;
   return `<table class="counts"><caption>Requirements by level</caption>
 <thead><tr><th scope="col">Level</th>${statuses.map((st) => `<th scope="col">${st}</th>`).join('')}</tr></thead>
 <tbody>${levels.map((level) => `<tr><th scope="row">${level}</th>${statuses.map((st) => `<td>${s.counts[level][st]}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
-function familySection(family: string, name: string, reqs: RequirementResult[]): string {
+function familySection(family: string, name: string, reqs: RequirementResult[], carded: Set<string>, changes: Map<string, { before: string | null }>): string {
   const failed = reqs.filter((r) => r.status === 'failed').length;
   return `<section class="family" aria-labelledby="family-${family}">
 <h3 id="family-${family}">${esc(family)} — ${esc(name)} ${failed ? `<span class="badge failed">${failed} failed</span>` : ''}</h3>
-<ul class="reqs">${reqs.map(requirement).join('\n')}</ul>
+<ul class="reqs">${reqs.map((r) => familyItem(r, carded.has(r.id), changes.get(r.id))).join('\n')}</ul>
 </section>`;
-}
-
-function requirement(r: RequirementResult): string {
-  const failedTests = r.tests.filter((t) => t.status === 'failed');
-  return `<li id="${r.id}" class="req ${r.status}">
-  <div class="req-head"><span class="badge ${r.status}">${r.status}</span> <span class="level ${r.level}">${r.level}</span> <strong>${esc(r.id)}</strong> <span>${esc(r.title)}</span></div>
-  <div class="meta">${r.basis ? `basis: ${esc(r.basis)} · ` : ''}checks: ${r.checks.length ? r.checks.map((c) => `<code>${esc(c)}</code>`).join(' ') : '—'}${r.status !== 'passed' && r.status !== 'failed' && r.reason ? ` · ${esc(r.reason)}` : ''}</div>
-  ${failedTests.map(failedTest).join('\n')}
-</li>`;
-}
-
-function failedTest(t: Outcome): string {
-  return `<details class="evidence" open>
-  <summary>${esc(t.title)}</summary>
-  ${t.failures.length ? t.failures.map(failure).join('\n') : `<pre>${esc(t.error ?? 'failed')}</pre>`}
-  ${t.counterexample ? counterexample(t.counterexample) : ''}
-</details>`;
-}
-
-function failure(f: FailureEvidence): string {
-  const ex = f.exchange as
-    | { request: { method: string; url: string; headers: Record<string, string>; body: string }; response?: { status: number; headers: Record<string, string>; body: string }; networkError?: string }
-    | undefined;
-  const headers = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
-  return `<div class="failure">
-  <p><strong>Check</strong> <code>${esc(f.check)}</code></p>
-  <dl class="rdf">
-    <dt>Received</dt><dd>${esc(f.received)}</dd>
-    <dt>The spec says</dt><dd>${esc(f.documented)}</dd>
-    <dt>How to fix</dt><dd>${esc(f.fix)}</dd>
-  </dl>
-  ${
-    ex
-      ? `<div class="exchange">
-    <div><h4>Request</h4><pre>${esc(`${ex.request.method} ${ex.request.url}\n${headers(ex.request.headers)}\n\n${pretty(ex.request.body)}`)}</pre></div>
-    <div><h4>Response</h4><pre>${esc(ex.response ? `HTTP ${ex.response.status}\n${headers(ex.response.headers)}\n\n${pretty(ex.response.body)}` : `no response: ${ex.networkError}`)}</pre></div>
-  </div>`
-      : ''
-  }
-</div>`;
-}
-
-function counterexample(c: NonNullable<Outcome['counterexample']>): string {
-  return `<div class="counterexample"><h4>Counterexample (fast-check)</h4>
-<pre>${esc(c.counterexample ?? '')}</pre>
-<p>Seed <code>${esc(c.seed)}</code>, path <code>${esc(c.path ?? '')}</code>. Replay:</p>
-<pre class="cmd">${esc(c.replay)}</pre></div>`;
 }
 
 /** A small inline SVG histogram: no script, no external library, readable without colour. */
@@ -213,10 +174,17 @@ a:focus,summary:focus,[tabindex]:focus{outline:3px solid #1a5fb4;outline-offset:
 dt{font-weight:600;color:var(--muted);font-size:13px}dd{margin:0 0 6px;overflow-wrap:anywhere}
 table.counts{border-collapse:collapse;margin:12px 0;max-width:100%}table.counts th,table.counts td{border:1px solid var(--line);padding:4px 10px;text-align:right}
 .reqs{list-style:none;padding:0;margin:0}.req{border-left:4px solid var(--line);padding:6px 10px;margin:6px 0;background:#fafafa}
-.req.failed{border-color:var(--bad)}.req.passed{border-color:var(--ok)}.req.skipped,.req.waived{border-color:var(--warn)}
+.req.failed{border-color:var(--bad)}.req.passed{border-color:var(--ok)}.req.skipped,.req.waived,.req.blocked{border-color:var(--warn)}
+.card{margin:12px 0;padding:8px 12px}.card h3{font-size:17px;margin:2px 0 6px}
+blockquote.spec{margin:0;padding:2px 10px;border-left:3px solid #999;font-style:italic}
+.profile-diff,.waived-note{background:#fff6e0;border:1px solid #e0c070;padding:4px 8px}
+.since{border:2px solid #1a5fb4;padding:4px 12px;margin:12px 0}.since ul{margin:4px 0}
+.tally{font-weight:600}.was{color:var(--muted);font-size:13px}
+details.about summary{font-weight:400;font-size:13px;color:var(--muted)}
+.reasons li{margin:4px 0}
 .meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;font-weight:700;text-transform:uppercase;color:#fff;background:#666}
-.badge.passed{background:var(--ok)}.badge.failed{background:var(--bad)}.badge.skipped,.badge.waived{background:var(--warn)}
+.badge.passed{background:var(--ok)}.badge.failed{background:var(--bad)}.badge.skipped,.badge.waived,.badge.blocked{background:var(--warn)}
 .level{font-size:12px;font-weight:700;border:1px solid #999;border-radius:3px;padding:0 4px}
 details.evidence{margin:8px 0;background:#fff;border:1px solid var(--line);padding:6px 10px}summary{cursor:pointer;font-weight:600}
 .exchange{display:grid;grid-template-columns:1fr 1fr;gap:10px}

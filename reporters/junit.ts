@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConformanceReporter } from './collect';
-import type { ConformanceSummary, RequirementResult } from './verdict';
+import { PROFILE_HINT, type ConformanceSummary, type RequirementResult } from './verdict';
+import { baselineLine } from './baseline';
 
 const xml = (text: string) =>
   text
@@ -13,45 +14,82 @@ const xml = (text: string) =>
 
 /**
  * junit.xml: one testcase per requirement, grouped by family, for CI dashboards. A failed SHOULD
- * is shown as a failure with "warning" in its type; the verdict is in the suite's properties.
+ * is shown as a failure with "warning" in its type; blocked and not-assessable requirements are
+ * skipped with their reason; the verdict, and what changed since a baseline, are in the properties.
  */
 export default class JunitReporter extends ConformanceReporter {
   protected write(summary: ConformanceSummary): void {
-    const families = [...new Set(summary.requirements.map((r) => r.family))];
-    const suites = families.map((family) => {
-      const reqs = summary.requirements.filter((r) => r.family === family);
-      const count = (s: string) => reqs.filter((r) => r.status === s).length;
-      const time = reqs.reduce((sum, r) => sum + r.tests.reduce((t, o) => t + o.durationMs, 0), 0) / 1000;
-      return `  <testsuite name="${family}" tests="${reqs.length}" failures="${count('failed')}" skipped="${count('skipped') + count('not-assessed') + count('waived')}" time="${time.toFixed(3)}">\n${reqs.map(testcase).join('\n')}\n  </testsuite>`;
-    });
-    const failures = summary.requirements.filter((r) => r.status === 'failed').length;
-    const body = `<?xml version="1.0" encoding="UTF-8"?>
+    writeFileSync(path.join(this.reportDir, 'junit.xml'), renderJunit(summary));
+  }
+}
+
+export function renderJunit(summary: ConformanceSummary): string {
+  const families = [...new Set(summary.requirements.map((r) => r.family))];
+  const suites = families.map((family) => {
+    const reqs = summary.requirements.filter((r) => r.family === family);
+    const count = (s: string) => reqs.filter((r) => r.status === s).length;
+    const time = reqs.reduce((sum, r) => sum + r.tests.reduce((t, o) => t + o.durationMs, 0), 0) / 1000;
+    return `  <testsuite name="${family}" tests="${reqs.length}" failures="${count('failed')}" skipped="${count('blocked') + count('skipped') + count('not-assessed') + count('waived')}" time="${time.toFixed(3)}">\n${reqs.map((r) => testcase(r, summary)).join('\n')}\n  </testsuite>`;
+  });
+  const failures = summary.requirements.filter((r) => r.status === 'failed').length;
+  return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="asset-group conformance: ${summary.verdict}" tests="${summary.requirements.length}" failures="${failures}">
   <properties>
     <property name="verdict" value="${summary.verdict}"/>
     <property name="target" value="${xml(summary.target.baseURL ?? '')}"/>
     <property name="profile" value="${xml(summary.profile.name)}"/>
-    <property name="seed" value="${summary.seed ?? ''}"/>
+    <property name="seed" value="${summary.seed ?? ''}"/>${baselineProperties(summary)}
   </properties>
 ${suites.join('\n')}
 </testsuites>
 `;
-    writeFileSync(path.join(this.reportDir, 'junit.xml'), body);
-  }
 }
 
-function testcase(r: RequirementResult): string {
+function baselineProperties(summary: ConformanceSummary): string {
+  const c = summary.baseline;
+  if (!c) return '';
+  const others = c.changed.filter((x) => !c.newlyFailing.includes(x.id) && !c.fixed.includes(x.id)).map((x) => `${x.id}:${x.before ?? 'new'}->${x.now}`);
+  const property = (name: string, value: string) => `\n    <property name="baseline.${name}" value="${xml(value)}"/>`;
+  return [
+    property('file', c.file),
+    property('startedAt', c.startedAt ?? ''),
+    property('verdict', c.verdict.before),
+    property('newlyFailing', c.newlyFailing.join(' ')),
+    property('fixed', c.fixed.join(' ')),
+    property('otherChanges', others.join(' ')),
+    property('specHashChanged', String(c.specHashChanged)),
+    property('profileChanged', String(c.profileChanged)),
+    property('summary', baselineLine(c)),
+  ].join('');
+}
+
+function testcase(r: RequirementResult, summary: ConformanceSummary): string {
   const time = (r.tests.reduce((t, o) => t + o.durationMs, 0) / 1000).toFixed(3);
   const open = `    <testcase classname="${r.family}" name="${xml(`${r.id} [${r.level}] ${r.title}`)}" time="${time}">`;
-  const checks = r.checks.length ? `\n      <system-out>${xml(`checks: ${r.checks.join(', ')}`)}</system-out>` : '';
+  const change = summary.baseline?.changed.find((c) => c.id === r.id);
+  const lines = [
+    `spec: ${r.spec}`,
+    ...(r.checks.length ? [`checks: ${r.checks.join(', ')}`] : []),
+    ...(r.testFiles.length ? [`test files: ${r.testFiles.join(', ')}`] : []),
+    ...(r.profileDifference ? [r.profileDifference] : []),
+    ...(change ? [`since the baseline: ${change.before ?? 'not in the baseline'} -> ${change.now}`] : []),
+  ];
+  const out = `\n      <system-out>${xml(lines.join('\n'))}</system-out>`;
   switch (r.status) {
     case 'failed': {
       const detail = r.tests.filter((t) => t.status === 'failed').map((t) => `${t.title}\n${t.error ?? ''}`).join('\n\n');
-      return `${open}\n      <failure type="${r.level === 'MUST' ? 'MUST' : `${r.level} (warning)`}" message="${xml(r.reason ?? 'failed')}">${xml(detail)}</failure>${checks}\n    </testcase>`;
+      const type = r.level === 'MUST' ? 'MUST' : `${r.level} (warning)`;
+      const message = r.profileDifference ? `differs from the profile "${summary.profile.name}": ${r.reason ?? 'failed'}` : (r.reason ?? 'failed');
+      return `${open}\n      <failure type="${xml(type)}" message="${xml(message)}">${xml(detail)}</failure>${out}\n    </testcase>`;
     }
     case 'passed':
-      return `${open}${checks}\n    </testcase>`;
-    default:
-      return `${open}\n      <skipped message="${xml(`${r.status}: ${r.reason ?? ''}`)}"/>\n    </testcase>`;
+      return `${open}${out}\n    </testcase>`;
+    case 'blocked':
+      // The reason already reads "blocked by VIS-01: …".
+      return `${open}\n      <skipped message="${xml(r.reason ?? `blocked by ${(r.blockedBy ?? []).join(', ')}`)}"/>${out}\n    </testcase>`;
+    default: {
+      const message = r.profileMismatch ? `${r.reason}; ${PROFILE_HINT}` : `${r.status}: ${r.reason ?? ''}`;
+      return `${open}\n      <skipped message="${xml(message)}"/>${out}\n    </testcase>`;
+    }
   }
 }

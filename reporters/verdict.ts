@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, type Level, type Requirement } from '../schemas/requirements';
 import { isExpired, type Waiver } from './waivers';
+import { compareWithBaseline, type Baseline, type BaselineComparison } from './baseline';
 
 /**
  * The one place the verdict is computed. Every reporter calls `summarize` on the same outcomes
@@ -10,7 +11,11 @@ import { isExpired, type Waiver } from './waivers';
  * cannot disagree.
  */
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not-assessed' | 'waived';
+export type RequirementStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'not-assessed' | 'waived';
+export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'blocked', 'skipped', 'not-assessed', 'waived'];
+
+/** How to tell the kit which profile a target follows; every output that mentions a profile gives it. */
+export const PROFILE_HINT = 'supply the target\'s profile with AG_PROFILE=FILE, or draft one with `npx agc profile discover --out FILE`';
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 
 export interface FailureEvidence {
@@ -30,6 +35,10 @@ export interface Outcome {
   durationMs: number;
   checks: string[];
   skipReason?: string;
+  /** Requirements whose failure kept this test from being judged (annotations of type "blocked"). */
+  blockedBy?: string[];
+  /** What the target answered that shows it follows another profile, and the setting to try. */
+  profileMismatch?: string;
   error?: string;
   failures: FailureEvidence[];
   counterexample?: { seed: number; path: string | null; counterexample: string | null; replay: string };
@@ -60,9 +69,18 @@ export interface RequirementResult {
   level: Level;
   basis: string | null;
   title: string;
+  /** The catalogue's own words, so each requirement of conformance.json stands alone. */
+  spec: string;
+  sends: string | null;
+  expects: string | null;
+  testFiles: string[];
   status: RequirementStatus;
   checks: string[];
   reason: string | null;
+  blockedBy?: string[];
+  profileMismatch?: string;
+  /** Set when a requirement judged by the profile failed: the target differs from the profile, not from the spec. */
+  profileDifference?: string;
   waiver?: Waiver;
   tests: Outcome[];
 }
@@ -85,6 +103,8 @@ export interface ConformanceSummary {
   runErrors: string[];
   /** Waivers that turned a failure into "waived", that have expired, or that nothing needed. */
   waivers: { applied: Waiver[]; expired: Waiver[]; unused: Waiver[] };
+  /** What changed since a previous run (AG_BASELINE); null without one. */
+  baseline: BaselineComparison | null;
 }
 
 const ROOT = path.resolve(__dirname, '..');
@@ -106,12 +126,38 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+let suiteSources: { file: string; text: string }[] | undefined;
+
+/** The spec files citing a requirement, for one that ran no test here (filtered out, or in another shard). */
+function filesCiting(id: string): string[] {
+  if (!suiteSources) {
+    const dir = path.join(ROOT, 'suites');
+    const names = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.spec.ts'));
+    suiteSources = names.map((f) => ({ file: path.join('suites', f), text: readFileSync(path.join(dir, f), 'utf8') }));
+  }
+  return suiteSources.filter((s) => s.text.includes(`requirement('${id}')`)).map((s) => s.file).sort();
+}
+
 function requirementResult(entry: Requirement, tests: Outcome[]): RequirementResult {
-  const base = { id: entry.id, family: familyOf(entry.id), level: entry.level, basis: entry.basis ?? null, title: entry.title, tests, checks: [...new Set(tests.flatMap((t) => t.checks))] };
+  const testFiles = tests.length ? [...new Set(tests.map((t) => t.file))].sort() : entry.level === 'NOT-ASSESSED' ? [] : filesCiting(entry.id);
+  const base = {
+    id: entry.id, family: familyOf(entry.id), level: entry.level, basis: entry.basis ?? null, title: entry.title,
+    spec: entry.spec, sends: entry.sends ?? null, expects: entry.expects ?? null, testFiles, tests, checks: [...new Set(tests.flatMap((t) => t.checks))],
+  };
   if (entry.level === 'NOT-ASSESSED') return { ...base, status: 'not-assessed', reason: entry.reason ?? null };
+  const blockedBy = [...new Set(tests.flatMap((t) => t.blockedBy ?? []))];
+  const blocked = blockedBy.length ? { blockedBy } : {};
+  // Priority when several tests cite one requirement: failed > blocked > skipped > passed.
   const failed = tests.find((t) => t.status === 'failed');
-  if (failed) return { ...base, status: 'failed', reason: (failed.failures[0] ? `${failed.failures[0].check}: ${failed.failures[0].received}` : failed.error?.split('\n')[0]) ?? 'failed' };
+  if (failed) {
+    const reason = (failed.failures[0] ? `${failed.failures[0].check}: ${failed.failures[0].received}` : failed.error?.split('\n')[0]) ?? 'failed';
+    return { ...base, ...blocked, status: 'failed', reason };
+  }
   if (tests.length === 0) return { ...base, status: 'skipped', reason: 'no test of this requirement ran (filtered out, or in another shard)' };
+  const blockedTest = tests.find((t) => t.blockedBy?.length);
+  if (blockedTest) return { ...base, blockedBy, status: 'blocked', reason: `blocked by ${blockedBy.join(', ')}: ${blockedTest.skipReason ?? 'a prerequisite failed'}` };
+  const mismatch = tests.find((t) => t.status === 'skipped' && t.profileMismatch);
+  if (mismatch) return { ...base, status: 'skipped', profileMismatch: mismatch.profileMismatch, reason: `not assessable: profile mismatch: ${mismatch.profileMismatch}` };
   const skipped = tests.find((t) => t.status === 'skipped');
   if (skipped) return { ...base, status: 'skipped', reason: skipped.skipReason ?? 'skipped' };
   return { ...base, status: 'passed', reason: null };
@@ -133,17 +179,29 @@ function applyWaivers(requirements: RequirementResult[], waivers: Waiver[], now:
   return result;
 }
 
-export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[] = [], now = new Date()): ConformanceSummary {
+export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[] = [], now = new Date(), baseline?: Baseline): ConformanceSummary {
   const catalogue = loadCatalogue();
+  const profile = facts.profile ?? { name: 'reference', path: null };
   const requirements = catalogue.requirements.map((entry) => requirementResult(entry, outcomes.filter((o) => o.requirement === entry.id)));
+  for (const r of requirements) {
+    if (r.status === 'failed' && r.basis === 'profile') r.profileDifference = `differs from the profile "${profile.name}", not from the spec (the spec leaves this point open); if the target follows another profile, ${PROFILE_HINT}`;
+  }
   const waiverResult = applyWaivers(requirements, waivers, now);
   const counts = {} as ConformanceSummary['counts'];
   for (const level of ['MUST', 'SHOULD', 'MAY', 'NOT-ASSESSED'] as Level[]) {
-    counts[level] = { passed: 0, failed: 0, skipped: 0, 'not-assessed': 0, waived: 0 };
+    counts[level] = Object.fromEntries(STATUSES.map((st) => [st, 0])) as Record<RequirementStatus, number>;
     for (const r of requirements.filter((req) => req.level === level)) counts[level][r.status]++;
   }
-  const mustFailed = requirements.find((r) => r.level === 'MUST' && r.status === 'failed');
-  const mustSkipped = requirements.find((r) => r.level === 'MUST' && r.status === 'skipped');
+  const byId = new Map(requirements.map((r) => [r.id, r]));
+  const musts = requirements.filter((r) => r.level === 'MUST');
+  const failedMusts = musts.filter((r) => r.status === 'failed');
+  // The root cause decides: a failed MUST that was itself judged, not one whose prerequisite failed too.
+  const mustFailed = failedMusts.find((r) => !r.blockedBy?.length) ?? failedMusts[0];
+  const mismatch = requirements.find((r) => r.profileMismatch);
+  const blockedMusts = musts.filter((r) => r.status === 'blocked');
+  const blockedByFailure = blockedMusts.find((r) => r.blockedBy!.some((id) => byId.get(id)?.status === 'failed'));
+  const mustSkipped = musts.find((r) => r.status === 'skipped');
+  const mustBlocked = blockedByFailure ?? (mustSkipped ? undefined : blockedMusts[0]);
   // A MUST that failed decides; otherwise a run that could not assess everything is incomplete.
   let verdict: Verdict = 'conformant';
   let firstReason: string | null = null;
@@ -153,17 +211,25 @@ export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[
   } else if (facts.runErrors.length) {
     verdict = 'incomplete';
     firstReason = facts.runErrors[0];
+  } else if (mismatch) {
+    verdict = 'incomplete';
+    firstReason = `the target seems to follow another profile than "${profile.name}" (${mismatch.id}: ${mismatch.profileMismatch}); ${PROFILE_HINT}`;
+  } else if (mustBlocked) {
+    verdict = 'incomplete';
+    const blockers = mustBlocked.blockedBy!.map((id) => `${id} (${byId.get(id)?.status ?? 'unknown'}${byId.get(id)?.reason ? `: ${byId.get(id)!.reason}` : ''})`);
+    firstReason = `${mustBlocked.id} could not be judged because a prerequisite did not pass: ${blockers.join('; ')}`;
   } else if (mustSkipped) {
     verdict = 'incomplete';
     firstReason = `${mustSkipped.id} could not be assessed: ${mustSkipped.reason}`;
   }
+  const kit = kitIdentity();
   const sorted = [...facts.lagsMs].sort((a, b) => a - b);
   return {
     verdict,
     firstReason,
-    kit: kitIdentity(),
+    kit,
     target: { baseURL: facts.baseURL ?? null, embedded: facts.embedded ?? false, service: facts.service ?? null, region: facts.region ?? null },
-    profile: facts.profile ?? { name: 'reference', path: null },
+    profile,
     seed: facts.seed ?? null,
     runId: facts.runId ?? null,
     startedAt: facts.startedAt,
@@ -175,5 +241,6 @@ export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[
     retries: facts.retries,
     runErrors: facts.runErrors,
     waivers: waiverResult,
+    baseline: baseline ? compareWithBaseline(baseline, { verdict, specHash: kit.specHash, profile, statuses: Object.fromEntries(requirements.map((r) => [r.id, r.status])) }) : null,
   };
 }
