@@ -135,6 +135,18 @@ export function loadProfile(overridePath?: string): Profile {
   return merged;
 }
 
+/**
+ * The reference profile with an override given as data (a profile variant, a drafted profile)
+ * merged over it, by the same rules and shape checks as an AG_PROFILE file. `origin` names the
+ * override in error messages. The override is copied, never aliased by the result.
+ */
+export function profileFromOverride(override: Record<string, unknown>, origin: string): Profile {
+  if (!isMapping(override)) throw new ProfileError(`profile ${origin}: an override must be a mapping`);
+  const merged = mergeOver(readYaml(REFERENCE_PROFILE_PATH, 'reference profile'), structuredClone(override));
+  assertShape(merged, origin);
+  return merged;
+}
+
 /** Reads a JSON pointer (RFC 6901) out of a parsed body; undefined when any step is missing. */
 export function readPointer(data: unknown, pointer: string): unknown {
   if (pointer === '') return data;
