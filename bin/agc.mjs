@@ -3,14 +3,41 @@
 // into the kit's environment variables, runs the suites, and exits with the verdict:
 // 0 conformant, 1 non-conformant, 2 incomplete, 3 an error of the kit or of its configuration.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import dotenv from 'dotenv';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PLAYWRIGHT = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// Resolved as dependencies, not under ROOT/node_modules: installed into another project, the kit's
+// dependencies sit beside it in that project's node_modules.
+const require = createRequire(import.meta.url);
+const PLAYWRIGHT = require.resolve('@playwright/test/cli');
+const TSX_DIR = path.dirname(require.resolve('tsx/package.json'));
+const TSX = path.join(TSX_DIR, 'dist', 'cli.mjs');
+
+/**
+ * Where Playwright runs the suites from: the kit itself, except when it is installed under some
+ * project's node_modules. Playwright never compiles TypeScript below a node_modules folder, and the
+ * suites are TypeScript; so an installed kit runs from a copy of itself in a temporary folder
+ * (removed when agc exits), which finds the kit's dependencies through NODE_PATH and its
+ * webServer's `node_modules/tsx` through a link.
+ */
+function playwrightRoot(env) {
+  if (!ROOT.split(path.sep).includes('node_modules')) return ROOT;
+  const stage = mkdtempSync(path.join(os.tmpdir(), 'agc-kit-'));
+  process.on('exit', () => rmSync(stage, { recursive: true, force: true }));
+  cpSync(ROOT, stage, { recursive: true });
+  if (!existsSync(path.join(stage, 'node_modules', 'tsx'))) {
+    mkdirSync(path.join(stage, 'node_modules'), { recursive: true });
+    symlinkSync(TSX_DIR, path.join(stage, 'node_modules', 'tsx'), 'dir');
+  }
+  env.NODE_PATH = [...require.resolve.paths('@playwright/test'), env.NODE_PATH].filter(Boolean).join(path.delimiter);
+  return stage;
+}
 const EXIT = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
 const KIT_ERROR = 3;
 
@@ -20,6 +47,7 @@ const RUN_OPTIONS = {
   'report-dir': { type: 'string', arg: 'DIR', env: 'AG_REPORT_DIR', path: true, help: 'where conformance.json, index.html and junit.xml go (default conformance-report)' },
   profile: { type: 'string', arg: 'FILE', env: 'AG_PROFILE', path: true, help: 'the target\'s profile file, merged over spec/profile.yaml' },
   waivers: { type: 'string', arg: 'FILE', env: 'AG_WAIVERS', path: true, help: 'the target\'s waiver file (accepted, tracked failures)' },
+  baseline: { type: 'string', arg: 'FILE', env: 'AG_BASELINE', path: true, help: 'a previous run\'s conformance.json: every report then says what changed since it' },
   'visibility-timeout': { type: 'string', arg: 'MS', env: 'AG_VISIBILITY_TIMEOUT_MS', help: 'ms a created group may take to appear in lists (default 60000; 10000 embedded)' },
   'request-timeout': { type: 'string', arg: 'MS', env: 'AG_REQUEST_TIMEOUT_MS', help: 'ms one request may take (default 15000)' },
   seed: { type: 'string', arg: 'N', env: 'AG_SEED', help: 'seed of the property-based tests (replays a reported failure)' },
@@ -34,6 +62,7 @@ const RUN_OPTIONS = {
 const MERGE_OPTIONS = {
   'report-dir': RUN_OPTIONS['report-dir'],
   waivers: RUN_OPTIONS.waivers,
+  baseline: RUN_OPTIONS.baseline,
   help: RUN_OPTIONS.help,
 };
 
@@ -81,9 +110,9 @@ function environmentFor(values, options) {
 }
 
 /** Runs a child to completion. SIGINT, not SIGTERM, is forwarded: SIGTERM would orphan Playwright's webServer. */
-function run(command, args, env) {
+function run(command, args, env, cwd = ROOT) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [command, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [command, ...args], { cwd, env, stdio: 'inherit' });
     const forward = () => child.kill('SIGINT');
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -121,6 +150,8 @@ async function main(argv) {
     if (values.shard && !/^\d+\/\d+$/.test(values.shard)) throw new UsageError(`--shard must look like 1/2, not ${values.shard}`);
     if (values.workers && !/^[1-9]\d*$/.test(values.workers)) throw new UsageError(`--workers must be a positive whole number, not ${values.workers}`);
     const env = environmentFor(values, RUN_OPTIONS);
+    // The .env of the project agc runs in (the kit installed into it); the environment wins.
+    if (existsSync('.env')) dotenv.config({ path: path.resolve('.env'), processEnv: env, quiet: true });
     const reportDir = path.resolve(env.AG_REPORT_DIR || 'conformance-report');
     env.AG_REPORT_DIR = reportDir;
     const args = ['test'];
@@ -131,11 +162,11 @@ async function main(argv) {
       // A shard writes a blob for the merge, plus its console list; its own verdict would be "incomplete" by design.
       env.PLAYWRIGHT_BLOB_OUTPUT_DIR = path.resolve(values['blob-dir']);
       args.push('--reporter=list,blob');
-      const code = await run(PLAYWRIGHT, args, env);
+      const code = await run(PLAYWRIGHT, args, env, playwrightRoot(env));
       return code === KIT_ERROR || !existsSync(env.PLAYWRIGHT_BLOB_OUTPUT_DIR) ? KIT_ERROR : 0;
     }
     rmSync(path.join(reportDir, 'conformance.json'), { force: true });
-    return verdictExit(reportDir, await run(PLAYWRIGHT, args, env));
+    return verdictExit(reportDir, await run(PLAYWRIGHT, args, env, playwrightRoot(env)));
   }
   if (command === 'merge') {
     const { values, positionals } = parse(rest, MERGE_OPTIONS);
@@ -147,7 +178,8 @@ async function main(argv) {
     const reportDir = path.resolve(env.AG_REPORT_DIR || 'conformance-report');
     env.AG_REPORT_DIR = reportDir;
     rmSync(path.join(reportDir, 'conformance.json'), { force: true });
-    return verdictExit(reportDir, await run(PLAYWRIGHT, ['merge-reports', '--config', path.join(ROOT, 'playwright.config.ts'), blobDir], env));
+    const root = playwrightRoot(env);
+    return verdictExit(reportDir, await run(PLAYWRIGHT, ['merge-reports', '--config', path.join(root, 'playwright.config.ts'), blobDir], env, root));
   }
   throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
 }

@@ -178,7 +178,7 @@ table.counts{border-collapse:collapse;margin:12px 0;max-width:100%}table.counts 
 .card{margin:12px 0;padding:8px 12px}.card h3{font-size:17px;margin:2px 0 6px}
 blockquote.spec{margin:0;padding:2px 10px;border-left:3px solid #999;font-style:italic}
 .profile-diff,.waived-note{background:#fff6e0;border:1px solid #e0c070;padding:4px 8px}
-.since{border:2px solid #1a5fb4;padding:4px 12px;margin:12px 0}.since ul{margin:4px 0}
+.since{border:2px solid #1a5fb4;padding:4px 12px;margin:12px 0;overflow-wrap:anywhere}.since ul{margin:4px 0}
 .tally{font-weight:600}.was{color:var(--muted);font-size:13px}
 details.about summary{font-weight:400;font-size:13px;color:var(--muted)}
 .reasons li{margin:4px 0}
@@ -192,5 +192,5 @@ pre{background:#f3f3f3;padding:8px;overflow:auto;max-height:360px;white-space:pr
 .rdf{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}
 .chart{max-width:520px;width:100%;height:auto}.chart .bar{fill:#1a5fb4}.chart .axis{stroke:#333}.chart text{font-size:9px;fill:#333}
 .run-errors{border:2px solid var(--bad);padding:6px 12px;margin:12px 0}
-@media (max-width:640px){table.counts th,table.counts td{padding:2px 5px;font-size:13px}.exchange{grid-template-columns:1fr}.rdf{grid-template-columns:1fr}.banner h1{font-size:22px}}
+@media (max-width:640px){table.counts{display:block;overflow-x:auto}table.counts th,table.counts td{padding:2px 3px;font-size:12px}.exchange{grid-template-columns:1fr}.rdf{grid-template-columns:1fr}.banner h1{font-size:22px}}
 `;

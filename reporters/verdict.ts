@@ -155,7 +155,11 @@ function requirementResult(entry: Requirement, tests: Outcome[]): RequirementRes
   }
   if (tests.length === 0) return { ...base, status: 'skipped', reason: 'no test of this requirement ran (filtered out, or in another shard)' };
   const blockedTest = tests.find((t) => t.blockedBy?.length);
-  if (blockedTest) return { ...base, blockedBy, status: 'blocked', reason: `blocked by ${blockedBy.join(', ')}: ${blockedTest.skipReason ?? 'a prerequisite failed'}` };
+  if (blockedTest) {
+    // The suites' own skip reason may already read "blocked by VIS-01: …"; say it once.
+    const why = blockedTest.skipReason ?? 'a prerequisite failed';
+    return { ...base, blockedBy, status: 'blocked', reason: /^blocked by /.test(why) ? why : `blocked by ${blockedBy.join(', ')}: ${why}` };
+  }
   const mismatch = tests.find((t) => t.status === 'skipped' && t.profileMismatch);
   if (mismatch) return { ...base, status: 'skipped', profileMismatch: mismatch.profileMismatch, reason: `not assessable: profile mismatch: ${mismatch.profileMismatch}` };
   const skipped = tests.find((t) => t.status === 'skipped');

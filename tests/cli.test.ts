@@ -1,11 +1,11 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { startReferenceServer, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
+import { defaultHooks, type ReferenceHooks } from '../reference/server';
 import { runAgc, readJson, referenceTokenEnv, ROOT, type KitRun } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
 
@@ -16,15 +16,6 @@ const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-cli-'));
 
 
 const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5', AG_SEED: '7' };
-
-async function withReference<T>(hooks: Partial<ReferenceHooks>, body: (server: ReferenceServer) => Promise<T>): Promise<T> {
-  const server = await startReferenceServer({ lagMs: 50, createRate: null, hooks });
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
-}
 
 function summaryOf(run: KitRun): ConformanceSummary {
   return readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
@@ -127,58 +118,54 @@ for (const [what, args, env, message] of badConfigs) {
 
 // ---------------------------------------------------------------- waivers
 
-test('a waived failure shows as waived with its reason and does not flip the verdict; expired and unused waivers are reported', async () => {
-  await withReference(ignoresGroupType, async (server) => {
-    const dir = tmp();
-    const file = path.join(dir, 'waivers.yaml');
-    writeFileSync(file, YAML.stringify({ waivers: [
-      { id: 'LIST-03', reason: 'group-type filter lands in release 42', link: 'https://tracker.example.com/AG-1' },
-      { id: 'PAGE-03', reason: 'old default page size', link: 'https://tracker.example.com/AG-2' },
-      { id: 'LIST-02', reason: 'long gone', link: 'https://tracker.example.com/AG-3', expires: '2020-01-01' },
-    ] }));
-    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
-    const summary = summaryOf(run);
-    expect(run.status, run.stdout.slice(-2000)).toBe(0);
-    expect(summary.verdict).toBe('conformant');
-    const list03 = summary.requirements.find((r) => r.id === 'LIST-03')!;
-    expect(list03.status).toBe('waived');
-    expect(list03.reason).toContain('group-type filter lands in release 42');
-    expect(summary.waivers.applied.map((w) => w.id)).toEqual(['LIST-03']);
-    expect(summary.waivers.unused.map((w) => w.id)).toEqual(['PAGE-03']);
-    expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-02']);
-    expect(readFileSync(path.join(dir, 'report', 'index.html'), 'utf8')).toContain('Expired: no longer applied');
+test('a waived failure shows as waived with its reason and does not flip the verdict; expired and unused waivers are reported', async ({ startReference }) => {
+  const server = await startReference({ hooks: ignoresGroupType });
+  const dir = tmp();
+  const file = path.join(dir, 'waivers.yaml');
+  writeFileSync(file, YAML.stringify({ waivers: [
+    { id: 'LIST-03', reason: 'group-type filter lands in release 42', link: 'https://tracker.example.com/AG-1' },
+    { id: 'PAGE-03', reason: 'old default page size', link: 'https://tracker.example.com/AG-2' },
+    { id: 'LIST-02', reason: 'long gone', link: 'https://tracker.example.com/AG-3', expires: '2020-01-01' },
+  ] }));
+  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
+  const summary = summaryOf(run);
+  expect(run.status, run.stdout.slice(-2000)).toBe(0);
+  expect(summary.verdict).toBe('conformant');
+  const list03 = summary.requirements.find((r) => r.id === 'LIST-03')!;
+  expect(list03.status).toBe('waived');
+  expect(list03.reason).toContain('group-type filter lands in release 42');
+  expect(summary.waivers.applied.map((w) => w.id)).toEqual(['LIST-03']);
+  expect(summary.waivers.unused.map((w) => w.id)).toEqual(['PAGE-03']);
+  expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-02']);
+  expect(readFileSync(path.join(dir, 'report', 'index.html'), 'utf8')).toContain('Expired: no longer applied');
 
-    // The same failure without a waiver decides the verdict, with exit 1.
-    const plain = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'plain')], { ...referenceTokenEnv(), ...quick });
-    expect(plain.status).toBe(1);
-    expect(summaryOf(plain).verdict).toBe('non-conformant');
-  });
+  // The same failure without a waiver decides the verdict, with exit 1.
+  const plain = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'plain')], { ...referenceTokenEnv(), ...quick });
+  expect(plain.status).toBe(1);
+  expect(summaryOf(plain).verdict).toBe('non-conformant');
 });
 
-test('an expired waiver does not hide the failure', async () => {
-  await withReference(ignoresGroupType, async (server) => {
-    const dir = tmp();
-    const file = path.join(dir, 'waivers.yaml');
-    writeFileSync(file, YAML.stringify({ waivers: [{ id: 'LIST-03', reason: 'was due in 2020', link: 'https://tracker.example.com/AG-1', expires: '2020-06-30' }] }));
-    const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
-    expect(run.status).toBe(1);
-    const summary = summaryOf(run);
-    expect(summary.requirements.find((r) => r.id === 'LIST-03')!.status).toBe('failed');
-    expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-03']);
-  });
+test('an expired waiver does not hide the failure', async ({ startReference }) => {
+  const server = await startReference({ hooks: ignoresGroupType });
+  const dir = tmp();
+  const file = path.join(dir, 'waivers.yaml');
+  writeFileSync(file, YAML.stringify({ waivers: [{ id: 'LIST-03', reason: 'was due in 2020', link: 'https://tracker.example.com/AG-1', expires: '2020-06-30' }] }));
+  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
+  expect(run.status).toBe(1);
+  const summary = summaryOf(run);
+  expect(summary.requirements.find((r) => r.id === 'LIST-03')!.status).toBe('failed');
+  expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-03']);
 });
 
 // ---------------------------------------------------------------- concurrency and exit codes
 
-test('two runs against one target at the same time each reach the right verdict', async () => {
-  await withReference({}, async (server) => {
-    const runs = await Promise.all([0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...referenceTokenEnv(), ...quick })));
-    for (const run of runs) {
-      expect(run.status, run.stdout.slice(-2000)).toBe(0);
-      expect(summaryOf(run).verdict).toBe('conformant');
-    }
-    expect(summaryOf(runs[0]).runId).not.toBe(summaryOf(runs[1]).runId);
-  });
+test('two runs against one target at the same time each reach the right verdict', async ({ referenceServer: server }) => {
+  const runs = await Promise.all([0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...referenceTokenEnv(), ...quick })));
+  for (const run of runs) {
+    expect(run.status, run.stdout.slice(-2000)).toBe(0);
+    expect(summaryOf(run).verdict).toBe('conformant');
+  }
+  expect(summaryOf(runs[0]).runId).not.toBe(summaryOf(runs[1]).runId);
 });
 
 test('agc run with no target runs the embedded reference server and exits 0', async () => {
@@ -192,7 +179,7 @@ test('agc run with no target runs the embedded reference server and exits 0', as
 test('agc --help lists every option of run and merge, and the exit codes', async () => {
   const run = await runAgc(['--help'], {});
   expect(run.status).toBe(0);
-  for (const option of ['--base-url', '--report-dir', '--profile', '--waivers', '--visibility-timeout', '--request-timeout', '--seed', '--num-runs', '--shard', '--blob-dir', '--workers', '--grep']) expect(run.stdout).toContain(option);
+  for (const option of ['--base-url', '--report-dir', '--profile', '--waivers', '--baseline', '--visibility-timeout', '--request-timeout', '--seed', '--num-runs', '--shard', '--blob-dir', '--workers', '--grep']) expect(run.stdout).toContain(option);
   expect(run.stdout).toContain('0 conformant, 1 non-conformant, 2 incomplete, 3 error');
   const source = readFileSync(path.join(ROOT, 'bin', 'agc.mjs'), 'utf8');
   const declared = [...source.matchAll(/^ {2}'?([a-z-]+)'?: \{ type:/gm)].map((m) => `--${m[1]}`);
@@ -221,20 +208,19 @@ test('the example workflow shards in two, merges with agc merge, uploads the rep
   expect(merge.steps.some((s: { uses?: string; if?: string }) => s.uses?.startsWith('actions/upload-artifact') && s.if === 'always()')).toBe(true);
 });
 
-test('the workflow\'s shard and merge commands give the verdict of one run', async () => {
-  await withReference(ignoresGroupType, async (server) => {
-    const dir = tmp();
-    const env = { ...referenceTokenEnv(), ...quick };
-    const shards = await Promise.all([1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)));
-    for (const shard of shards) expect(shard.status, 'a shard alone exits 0: its verdict is decided at the merge').toBe(0);
-    // As the workflow's download step does: every shard's blob in one folder.
-    mkdirSync(path.join(dir, 'blobs'));
-    for (const i of [1, 2]) for (const file of readdirSync(path.join(dir, `blob-${i}`))) copyFileSync(path.join(dir, `blob-${i}`, file), path.join(dir, 'blobs', file));
-    const merged = await runAgc(['merge', path.join(dir, 'blobs'), '--report-dir', path.join(dir, 'report')], {});
-    expect(merged.status).toBe(1);
-    const summary = summaryOf(merged);
-    expect(summary.verdict).toBe('non-conformant');
-    expect(summary.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(['LIST-03']);
-    expect(summary.requirements.filter((r) => r.level === 'MUST' && r.status === 'skipped')).toEqual([]);
-  });
+test('the workflow\'s shard and merge commands give the verdict of one run', async ({ startReference }) => {
+  const server = await startReference({ hooks: ignoresGroupType });
+  const dir = tmp();
+  const env = { ...referenceTokenEnv(), ...quick };
+  const shards = await Promise.all([1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)));
+  for (const shard of shards) expect(shard.status, 'a shard alone exits 0: its verdict is decided at the merge').toBe(0);
+  // As the workflow's download step does: every shard's blob in one folder.
+  mkdirSync(path.join(dir, 'blobs'));
+  for (const i of [1, 2]) for (const file of readdirSync(path.join(dir, `blob-${i}`))) copyFileSync(path.join(dir, `blob-${i}`, file), path.join(dir, 'blobs', file));
+  const merged = await runAgc(['merge', path.join(dir, 'blobs'), '--report-dir', path.join(dir, 'report')], {});
+  expect(merged.status).toBe(1);
+  const summary = summaryOf(merged);
+  expect(summary.verdict).toBe('non-conformant');
+  expect(summary.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(['LIST-03']);
+  expect(summary.requirements.filter((r) => r.level === 'MUST' && r.status === 'skipped')).toEqual([]);
 });

@@ -57,6 +57,8 @@ test('with no failed MUST, a blocked or skipped MUST makes the run incomplete; a
   expect(s.verdict).toBe('incomplete');
   expect(s.firstReason).toBe('VIS-01 could not be judged because a prerequisite did not pass: ENV-03 (failed: sameIds: Ids [g-1])');
   expect(s.warnings).toEqual(['ENV-03']);
+  // As suites/blocked.ts words it, the reason is said once.
+  expect(byId(run({ ...blocked('VIS-01', 'CREATE-01'), skipReason: 'blocked by CREATE-01: nothing was created' }), 'VIS-01').reason).toBe('blocked by CREATE-01: nothing was created');
   const skipped = run({ requirement: 'SCOPE-01', status: 'skipped', skipReason: 'AG_TOKEN_OTHER_USER is not configured' });
   expect(skipped.verdict).toBe('incomplete');
   expect(skipped.firstReason).toBe('SCOPE-01 could not be assessed: AG_TOKEN_OTHER_USER is not configured');

@@ -1,8 +1,9 @@
-import { test, expect } from '@playwright/test';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { test, expect } from './fixtures';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startReferenceServer, ApiError, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
+import { ApiError, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
+import { loadCatalogue } from '../schemas/requirements';
 import { referenceUsers, TOKEN_ROLES } from '../reference/config';
 import { validateReport } from '../schemas';
 import { runPlaywright, readJson, filesBelow, type KitRun } from './harness';
@@ -25,21 +26,12 @@ function kitEnv(server: ReferenceServer, serverEnv: Record<string, string>): Rec
   return env;
 }
 
-async function withServer<T>(options: Parameters<typeof startReferenceServer>[0], body: (server: ReferenceServer) => Promise<T>): Promise<T> {
-  const server = await startReferenceServer({ lagMs: 50, createRate: null, ...options });
-  try {
-    return await body(server);
-  } finally {
-    await server.close();
-  }
-}
-
 function statuses(summary: ConformanceSummary): Record<string, string> {
   return Object.fromEntries(summary.requirements.map((r) => [r.id, r.status]));
 }
 
 function expectReportFiles(run: KitRun): ConformanceSummary {
-  for (const file of ['conformance.json', 'index.html', 'junit.xml']) expect(existsSync(path.join(run.reportDir, file)), `${file} written\n${run.stdout}\n${run.stderr}`).toBe(true);
+  for (const file of ['conformance.json', 'index.html', 'junit.xml', 'badge.svg']) expect(existsSync(path.join(run.reportDir, file)), `${file} written\n${run.stdout}\n${run.stderr}`).toBe(true);
   const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
   const validation = validateReport(summary);
   expect(validation.errors, 'conformance.json validates against schemas/conformance-report.schema.json').toEqual([]);
@@ -64,106 +56,133 @@ const leakyTarget: Partial<ReferenceHooks> = {
   },
 };
 
-test('a run writes conformance.json, index.html and junit.xml; against the reference server the verdict is conformant', async () => {
+test('a run writes conformance.json, index.html, junit.xml and badge.svg; against the reference server the verdict is conformant', async ({ startReference }) => {
   const serverEnv = distinctiveTokens('ok');
-  await withServer({ users: referenceUsers(serverEnv) }, async (server) => {
-    const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
-    expect(run.status, run.stdout.slice(-3000)).toBe(0);
-    const summary = expectReportFiles(run);
-    expect(summary.verdict).toBe('conformant');
-    expect(summary.target.baseURL).toBe(server.url);
-    expect(summary.target.service).toBe('media_assets');
-    expect(summary.visibility.samples).toBeGreaterThan(0);
-    expect(summary.requirements.filter((r) => r.level === 'MUST').every((r) => r.status === 'passed')).toBe(true);
-    expect(run.stdout).toContain('Verdict: conformant');
-    const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
-    expect((junit.match(/<testcase /g) ?? []).length).toBe(summary.requirements.length);
-  });
+  const server = await startReference({ users: referenceUsers(serverEnv) });
+  const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
+  expect(run.status, run.stdout.slice(-3000)).toBe(0);
+  const summary = expectReportFiles(run);
+  expect(summary.verdict).toBe('conformant');
+  expect(summary.target.baseURL).toBe(server.url);
+  expect(summary.target.service).toBe('media_assets');
+  expect(summary.visibility.samples).toBeGreaterThan(0);
+  expect(summary.requirements.filter((r) => r.level === 'MUST').every((r) => r.status === 'passed')).toBe(true);
+  expect(run.stdout).toContain('Verdict: conformant');
+  const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
+  expect((junit.match(/<testcase /g) ?? []).length).toBe(summary.requirements.length);
 });
 
-test('a failing target gives non-conformant with evidence, and no file the run writes contains a token', async () => {
+test('a failing target gives non-conformant with evidence, and no file the run writes contains a token', async ({ startReference }) => {
   const serverEnv = distinctiveTokens('leak');
-  await withServer({ users: referenceUsers(serverEnv), hooks: leakyTarget }, async (server) => {
-    const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
-    expect(run.status).not.toBe(0);
-    const summary = expectReportFiles(run);
-    expect(summary.verdict).toBe('non-conformant');
-    expect(statuses(summary)['LIST-03']).toBe('failed');
-    expect(statuses(summary)['AUTH-03']).toBe('failed');
-    const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
-    expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
-    // The target echoed `Basic <token>` back; the kit must have blotted it out of its evidence.
-    const written = [...filesBelow(run.reportDir), ...filesBelow(run.outputDir)];
-    expect(written.length).toBeGreaterThan(3);
-    const leaks: string[] = [];
-    for (const file of written) {
-      const text = readFileSync(file).toString('latin1');
-      for (const token of Object.values(serverEnv)) if (text.includes(token)) leaks.push(`${path.relative(run.reportDir, file)} contains ${token}`);
-    }
-    for (const token of Object.values(serverEnv)) if (run.stdout.includes(token) || run.stderr.includes(token)) leaks.push(`console output contains ${token}`);
-    expect(leaks).toEqual([]);
-    expect(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')).toContain('<redacted token>');
-  });
+  const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
+  const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
+  expect(run.status).not.toBe(0);
+  const summary = expectReportFiles(run);
+  expect(summary.verdict).toBe('non-conformant');
+  expect(statuses(summary)['LIST-03']).toBe('failed');
+  expect(statuses(summary)['AUTH-03']).toBe('failed');
+  const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
+  expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
+  // The target echoed `Basic <token>` back; the kit must have blotted it out of its evidence.
+  const written = [...filesBelow(run.reportDir), ...filesBelow(run.outputDir)];
+  expect(written.length).toBeGreaterThan(3);
+  const leaks: string[] = [];
+  for (const file of written) {
+    const text = readFileSync(file).toString('latin1');
+    for (const token of Object.values(serverEnv)) if (text.includes(token)) leaks.push(`${path.relative(run.reportDir, file)} contains ${token}`);
+  }
+  for (const token of Object.values(serverEnv)) if (run.stdout.includes(token) || run.stderr.includes(token)) leaks.push(`console output contains ${token}`);
+  expect(leaks).toEqual([]);
+  expect(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')).toContain('<redacted token>');
 });
 
-test('two shards merged give the same verdict and requirement statuses as one run', async () => {
+test('two shards merged give the same verdict and requirement statuses as one run', async ({ startReference }) => {
   const serverEnv = distinctiveTokens('shard');
-  await withServer({ users: referenceUsers(serverEnv), hooks: leakyTarget }, async (server) => {
-    const env = kitEnv(server, serverEnv);
-    const work = mkdtempSync(path.join(os.tmpdir(), 'agc-shards-'));
-    const blobDir = path.join(work, 'blob');
-    const [single, ...shards] = await Promise.all([
-      runPlaywright(['test'], env),
-      // Each shard writes its own folder (the blob reporter empties its folder first), as CI jobs would.
-      runPlaywright(['test', '--shard=1/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-1` }),
-      runPlaywright(['test', '--shard=2/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-2` }),
-    ]);
-    mkdirSync(blobDir);
-    for (const [i, shard] of shards.entries()) {
-      expect(shard.stderr).not.toContain('Error:');
-      for (const file of readdirSync(`${blobDir}-${i + 1}`)) copyFileSync(path.join(`${blobDir}-${i + 1}`, file), path.join(blobDir, file));
-    }
-    expect(readdirSync(blobDir).length, 'one blob per shard').toBe(2);
-    const merged = await runPlaywright(['merge-reports', '--config', 'playwright.config.ts', blobDir], { AG_REPORT_DIR: path.join(work, 'merged') });
-    const one = expectReportFiles(single);
-    const both = expectReportFiles(merged);
-    expect(one.verdict).toBe('non-conformant');
-    expect(statuses(one)['LIST-03']).toBe('failed');
-    expect(both.verdict).toBe(one.verdict);
-    expect(statuses(both)).toEqual(statuses(one));
-  });
+  const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
+  const env = kitEnv(server, serverEnv);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'agc-shards-'));
+  const blobDir = path.join(work, 'blob');
+  const [single, ...shards] = await Promise.all([
+    runPlaywright(['test'], env),
+    // Each shard writes its own folder (the blob reporter empties its folder first), as CI jobs would.
+    runPlaywright(['test', '--shard=1/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-1` }),
+    runPlaywright(['test', '--shard=2/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-2` }),
+  ]);
+  mkdirSync(blobDir);
+  for (const [i, shard] of shards.entries()) {
+    expect(shard.stderr).not.toContain('Error:');
+    for (const file of readdirSync(`${blobDir}-${i + 1}`)) copyFileSync(path.join(`${blobDir}-${i + 1}`, file), path.join(blobDir, file));
+  }
+  expect(readdirSync(blobDir).length, 'one blob per shard').toBe(2);
+  const merged = await runPlaywright(['merge-reports', '--config', 'playwright.config.ts', blobDir], { AG_REPORT_DIR: path.join(work, 'merged') });
+  const one = expectReportFiles(single);
+  const both = expectReportFiles(merged);
+  expect(one.verdict).toBe('non-conformant');
+  expect(statuses(one)['LIST-03']).toBe('failed');
+  expect(both.verdict).toBe(one.verdict);
+  expect(statuses(both)).toEqual(statuses(one));
 });
 
-test('index.html renders the verdict and a failure\'s evidence in a real browser, with no console errors', async ({}, testInfo) => {
+/** A previous run in which LIST-03 passed and PAGE-06 failed, under another profile file: the page must say what changed. */
+function baselineFile(dir: string): string {
+  const requirements = loadCatalogue().requirements.map((r) => ({ id: r.id, status: r.level === 'NOT-ASSESSED' ? 'not-assessed' : r.id === 'PAGE-06' ? 'failed' : 'passed' }));
+  const file = path.join(dir, 'baseline-conformance.json');
+  writeFileSync(file, JSON.stringify({ verdict: 'non-conformant', startedAt: '2026-01-01T03:17:00.000Z', kit: { version: '0.1.0', specHash: '0'.repeat(64) }, profile: { name: 'reference', path: null }, requirements }));
+  return file;
+}
+
+test('index.html of a failing run opens with its failures and what changed since the baseline, in a real browser, with no colour codes and no console errors', async ({ startReference }, testInfo) => {
   const chromium = '/usr/bin/chromium';
   // In CI the browser is part of the contract (.ci/run installs it); elsewhere its absence is a reason to skip.
   test.skip(!existsSync(chromium) && !process.env.CI, `${chromium} is not installed (.ci/run installs Debian's chromium)`);
   const serverEnv = distinctiveTokens('html');
-  const run = await withServer({ users: referenceUsers(serverEnv), hooks: leakyTarget }, (server) => runPlaywright(['test'], kitEnv(server, serverEnv)));
+  const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
+  const run = await runPlaywright(['test'], { ...kitEnv(server, serverEnv), AG_BASELINE: baselineFile(testInfo.outputPath()) });
+  const summary = expectReportFiles(run);
+  expect(summary.baseline?.newlyFailing).toEqual(expect.arrayContaining(['LIST-03', 'AUTH-03']));
+  expect(readFileSync(path.join(run.reportDir, 'index.html'), 'utf8')).not.toMatch(/\u001b|\[\d+m/);
+  expect(run.stdout).toContain('Since the baseline of 2026-01-01T03:17:00.000Z: newly failing: ');
   const { chromium: launcher } = await import('@playwright/test');
   const browser = await launcher.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     page.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => !request.url().startsWith('file:') && problems.push(`network request to ${request.url()}`));
     await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not conformant');
+    // What changed, then the failed MUSTs, in that order, before anything else.
+    const headings = await page.locator('main > section > h2, main > div > h2, main > .since').allInnerTexts();
+    expect(headings[0]).toMatch(/^Since the run of 2026-01-01T03:17:00.000Z/);
+    expect(headings[1]).toMatch(/^Failed MUSTs \(\d+\)$/);
+    await expect(page.locator('#since-baseline')).toContainText('Newly failing: ');
+    await expect(page.locator('#since-baseline')).toContainText('Fixed: PAGE-06');
+    await expect(page.locator('#since-baseline')).toContainText('The spec changed in between');
     const failure = page.locator('.failure').first();
     await expect(failure).toBeVisible();
     await expect(failure).toContainText('Received');
     await expect(failure).toContainText('How to fix');
     await expect(failure.locator('pre').first()).toContainText('POST');
+    await expect(page.locator('.card').first()).toContainText('The spec says');
+    // The first failure starts on the first screen: nobody scrolls past the passes to find it.
+    const top = (await page.locator('.card').first().boundingBox())!.y;
+    expect(top).toBeLessThan(900);
+    expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/\u001b|\[\d+m/);
     await page.screenshot({ path: testInfo.outputPath('report-desktop.png'), fullPage: false });
-    // Keyboard: the first Tab reaches the skip link, and it leads to the requirements.
+    // Keyboard: the first Tab reaches the skip link, and it leads to the failures.
     await page.keyboard.press('Tab');
     await expect(page.locator('a.skip')).toBeFocused();
+    await expect(page.locator('a.skip')).toHaveAttribute('href', '#failed-musts');
     // Phone width: nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await page.screenshot({ path: testInfo.outputPath('report-phone.png') });
+    // The badge renders on its own, as a README would show it.
+    await page.setViewportSize({ width: 520, height: 40 });
+    await page.goto(`file://${path.join(run.reportDir, 'badge.svg')}`);
+    await page.screenshot({ path: testInfo.outputPath('badge.png') });
     expect(problems).toEqual([]);
   } finally {
     await browser.close();
