@@ -206,6 +206,21 @@ test('the example workflow shards in two, merges with agc merge, uploads the rep
   const mergeRun = merge.steps.map((s: { run?: string }) => s.run ?? '').join('\n');
   expect(mergeRun).toContain('npx agc merge');
   expect(merge.steps.some((s: { uses?: string; if?: string }) => s.uses?.startsWith('actions/upload-artifact') && s.if === 'always()')).toBe(true);
+  // The last report of the default branch is the baseline: restored before the merge, used by it, saved after it.
+  type Step = { uses?: string; if?: string; run?: string; with?: Record<string, string> };
+  const steps = merge.steps as Step[];
+  const restore = steps.findIndex((s) => s.uses?.startsWith('actions/cache/restore'));
+  const verdict = steps.findIndex((s) => s.run?.includes('npx agc merge'));
+  const save = steps.findIndex((s) => s.uses?.startsWith('actions/cache/save'));
+  expect(restore).toBeGreaterThanOrEqual(0);
+  expect(restore).toBeLessThan(verdict);
+  expect(save).toBeGreaterThan(verdict);
+  expect(steps[verdict].run).toContain('--baseline baseline/conformance.json');
+  expect(steps[restore].with?.['restore-keys']).toBe('conformance-baseline-');
+  expect(steps[save].with?.path).toBe(steps[restore].with?.path);
+  expect(steps[save].if).toContain('always()');
+  expect(steps[save].if).toContain('default_branch');
+  expect(steps.some((s) => s.run?.includes('cp conformance-report/conformance.json baseline/conformance.json'))).toBe(true);
 });
 
 test('the workflow\'s shard and merge commands give the verdict of one run', async ({ startReference }) => {
