@@ -74,6 +74,9 @@ Commands:
   run                  run the conformance suites and write the reports
   merge BLOB_DIR       merge the blob reports of shards into one report and verdict
   reference [...]      start the reference server (agc reference --help for its options)
+  profile discover --out FILE
+                       probe the target and draft its profile file, for review before a run
+                       (agc profile discover --help for what it sends and its options)
 
 agc run options:
 ${lines(RUN_OPTIONS)}
@@ -143,6 +146,11 @@ async function main(argv) {
     return command ? 0 : 2;
   }
   if (command === 'reference') return run(TSX, [path.join(ROOT, 'reference', 'main.ts'), ...rest], process.env);
+  if (command === 'profile') {
+    const [sub, ...args] = rest;
+    if (sub !== 'discover') throw new UsageError(sub ? `unknown command profile ${sub} (the one profile command is: agc profile discover --out FILE)` : 'agc profile needs a command: agc profile discover --out FILE');
+    return run(TSX, [path.join(ROOT, 'bin', 'discover.ts'), ...args], process.env);
+  }
   if (command === 'run') {
     const { values, positionals } = parse(rest, RUN_OPTIONS);
     if (values.help) return console.log(usage()), 0;

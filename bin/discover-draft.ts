@@ -1,0 +1,171 @@
+/**
+ * The writing half of `agc profile discover`: turns the decisions of a discovery into a profile
+ * file a person can review. Every setting carries its evidence as a comment; `$defs` are written
+ * from the settings, so the draft passes the kit's consistency check as it stands, and a setting
+ * edited by hand without its schema is caught by that check at the next run.
+ */
+import YAML from 'yaml';
+import { readPointer, type Profile } from '../schemas/profile';
+import { BUDGET, type Decision, type Discovery } from './discover-probe';
+
+const ERROR_KINDS = ['AssetBadRequest', 'AssetError', 'TokenAuthError', 'UpstreamRateLimit'];
+const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'];
+
+type Settings = Omit<Profile, '$defs'>;
+
+/** The profile's settings as decided: the discovered values over the reference ones. */
+export function settingsOf(discovery: Discovery, reference: Profile, name: string): Settings {
+  const v = <T>(setting: string): T => {
+    const decision = discovery.decisions.get(setting);
+    if (decision) return decision.value as T;
+    return readPointer(reference, `/${setting.replace(/\./g, '/')}`) as T;
+  };
+  return {
+    name,
+    list: {
+      filterField: v('list.filterField'),
+      filters: { assetSpaceId: v('list.filters.assetSpaceId'), groupType: v('list.filters.groupType'), groupIds: v('list.filters.groupIds'), name: v('list.filters.name') },
+      nameMatch: v('list.nameMatch'),
+      pageNumber: { field: v('list.pageNumber.field'), default: v('list.pageNumber.default'), minimum: v('list.pageNumber.minimum') },
+      pageSize: { field: v('list.pageSize.field'), default: v('list.pageSize.default'), minimum: v('list.pageSize.minimum'), maximum: v('list.pageSize.maximum') },
+    },
+    create: {
+      requiredFields: v('create.requiredFields'),
+      maxLength: { ...reference.create.maxLength, Name: v('create.maxLength.Name'), Description: v('create.maxLength.Description') },
+      defaults: { ...reference.create.defaults, ProjectName: v('create.defaults.ProjectName') },
+      groupTypes: v('create.groupTypes'),
+    },
+    error: { codePointer: v('error.codePointer'), messagePointer: v('error.messagePointer') },
+    timestamps: v('timestamps.format') === undefined ? reference.timestamps : { format: v('timestamps.format') },
+  };
+}
+
+/** The three `$defs` the settings decide, written from them. ProfileTimestamp stays the reference's. */
+export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Record<string, unknown>> {
+  const { list, create, error } = s;
+  const note = 'Drafted by agc profile discover from the settings of this file.';
+  const listRequest = {
+    description: `${note} Filter and paging field names and paging bounds.`,
+    type: 'object',
+    properties: {
+      [list.filterField]: {
+        type: 'object',
+        properties: {
+          [list.filters.assetSpaceId]: { type: 'string' },
+          [list.filters.groupType]: { type: 'string' },
+          [list.filters.groupIds]: { type: 'array', items: { type: 'string' } },
+          [list.filters.name]: { type: 'string' },
+        },
+      },
+      [list.pageNumber.field]: { type: 'integer', minimum: list.pageNumber.minimum, default: list.pageNumber.default },
+      [list.pageSize.field]: { type: 'integer', minimum: list.pageSize.minimum, maximum: list.pageSize.maximum, default: list.pageSize.default },
+    },
+  };
+  const createConstraints = {
+    description: `${note} Required create fields and their length bounds.`,
+    type: 'object',
+    required: create.requiredFields,
+    properties: Object.fromEntries(CREATE_FIELDS.map((field) => {
+      const schema: Record<string, unknown> = { type: 'string' };
+      if (create.requiredFields.includes(field)) schema.minLength = 1;
+      if (create.maxLength[field] !== undefined) schema.maxLength = create.maxLength[field];
+      if (field === 'GroupType') schema.enum = create.groupTypes;
+      if (create.defaults[field] !== undefined) schema.default = create.defaults[field];
+      return [field, schema];
+    })),
+  };
+  // The error part: one object per step of the two pointers, Code and Message as the leaves.
+  const root: Record<string, unknown> = { description: `${note} Where an error body carries its kind and message.`, type: 'object' };
+  const place = (pointer: string, leaf: Record<string, unknown>) => {
+    const parts = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let node = root;
+    for (const [i, part] of parts.entries()) {
+      node.required = [...new Set([...((node.required as string[] | undefined) ?? []), part])];
+      const properties = ((node.properties as Record<string, Record<string, unknown>> | undefined) ??= {});
+      node.properties = properties;
+      if (i === parts.length - 1) properties[part] = leaf;
+      else node = properties[part] ??= { type: 'object' };
+    }
+  };
+  place(error.codePointer, { type: 'string', enum: ERROR_KINDS });
+  place(error.messagePointer, { type: 'string' });
+  if (!errorHasResult) (root.properties as Record<string, unknown>).Result = false;
+  return { ProfileListRequest: listRequest, ProfileCreateConstraints: createConstraints, ProfileErrorDetail: root };
+}
+
+const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+
+function scalar(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map(scalar).join(', ')}]`;
+  const text = String(value);
+  return /^[A-Za-z_/][A-Za-z0-9_/.~-]*$/.test(text) && !RESERVED.test(text) ? text : JSON.stringify(text);
+}
+
+/** One comment line per piece of evidence, on one line each, never overly long. */
+function comments(indent: string, decision: Decision | undefined): string[] {
+  if (!decision) return [`${indent}# reference value: not probed`];
+  const head = decision.determined ? 'found' : 'reference value, not determined';
+  return decision.evidence.map((line, i) => {
+    const flat = line.replace(/[\r\n]+/g, ' ');
+    const text = flat.length > 400 ? `${flat.slice(0, 400)}…` : flat;
+    return `${indent}# ${i === 0 ? `${head}: ` : '  '}${text}`;
+  });
+}
+
+export function renderDraft(discovery: Discovery, reference: Profile, options: { name: string; target: string; date: string; file: string }): { text: string; profile: Record<string, unknown> } {
+  const s = settingsOf(discovery, reference, options.name);
+  const defs = defsOf(s, discovery.errorHasResult);
+  const d = (setting: string) => discovery.decisions.get(setting);
+  const lines: string[] = [];
+  const leaf = (indent: string, key: string, setting: string, value: unknown) => {
+    lines.push(...comments(indent, d(setting)), `${indent}${key}: ${scalar(value)}`);
+  };
+  const found = [...discovery.decisions.values()].filter((x) => x.determined).length;
+  lines.push(
+    `# Draft profile of ${options.target}, written by \`agc profile discover\` on ${options.date}.`,
+    '#',
+    '# Each setting below says what was sent and what came back ("found"), or that the target\'s answers',
+    '# did not settle it ("reference value, not determined": spec/profile.yaml\'s choice, kept). Check',
+    '# each against what your implementation means to do, then run the kit with it:',
+    `#   AG_PROFILE=${options.file} npx agc run`,
+    '#',
+    `# ${found} settings found, ${discovery.decisions.size - found} kept at the reference value.`,
+    `# Budget used: ${discovery.requests} requests of ${BUDGET.requests}, ${discovery.created.length} groups created of ${BUDGET.creates}`,
+    `# (${discovery.createRequests} create requests), every Name starting with ${discovery.namePrefix}`,
+  );
+  lines.push('#', '# The run\'s groups, named g1, g2, … in the evidence:', ...discovery.created.map((g, i) => `#   g${i + 1} = ${g.id} (Name ${g.name.length > 48 ? `${g.name.slice(0, 32)}…, ${[...g.name].length} characters` : g.name})`));
+  if (discovery.notes.length) lines.push('#', '# Notes:', ...discovery.notes.map((n) => `#   - ${n.replace(/[\r\n]+/g, ' ').slice(0, 400)}`));
+  lines.push('', `name: ${scalar(s.name)}`, '', 'list:');
+  leaf('  ', 'filterField', 'list.filterField', s.list.filterField);
+  lines.push('  filters:');
+  for (const key of ['assetSpaceId', 'groupType', 'groupIds', 'name'] as const) leaf('    ', key, `list.filters.${key}`, s.list.filters[key]);
+  leaf('  ', 'nameMatch', 'list.nameMatch', s.list.nameMatch);
+  for (const paging of ['pageNumber', 'pageSize'] as const) {
+    lines.push(`  ${paging}:`);
+    for (const key of Object.keys(s.list[paging]) as (keyof Settings['list']['pageSize'])[]) {
+      leaf('    ', key, `list.${paging}.${key}`, (s.list[paging] as Record<string, unknown>)[key]);
+    }
+  }
+  lines.push('', 'create:');
+  leaf('  ', 'requiredFields', 'create.requiredFields', s.create.requiredFields);
+  lines.push('  maxLength:');
+  for (const [field, max] of Object.entries(s.create.maxLength)) leaf('    ', field, `create.maxLength.${field}`, max);
+  lines.push('  defaults:');
+  for (const [field, value] of Object.entries(s.create.defaults)) leaf('    ', field, `create.defaults.${field}`, value);
+  leaf('  ', 'groupTypes', 'create.groupTypes', s.create.groupTypes);
+  lines.push('', 'error:');
+  leaf('  ', 'codePointer', 'error.codePointer', s.error.codePointer);
+  leaf('  ', 'messagePointer', 'error.messagePointer', s.error.messagePointer);
+  lines.push('', 'timestamps:');
+  leaf('  ', 'format', 'timestamps.format', s.timestamps.format);
+  lines.push(
+    '',
+    '# The schemas the kit validates with, written from the settings above. When you change a setting,',
+    '# change its schema too: the kit refuses a profile whose settings and $defs disagree, and says which.',
+    '# ProfileTimestamp is not listed: the reference profile\'s applies.',
+    YAML.stringify({ $defs: defs }, { lineWidth: 0 }).trimEnd(),
+    '',
+  );
+  return { text: lines.join('\n'), profile: { ...s, $defs: defs } };
+}
