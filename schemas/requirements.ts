@@ -16,6 +16,8 @@ export interface Requirement {
   sends?: string;
   expects?: string;
   reason?: string;
+  /** What the test takes for granted beyond the quoted sentence, and why that is the spec's or the profile's. */
+  assumes?: string[];
 }
 
 export interface Catalogue {

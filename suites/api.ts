@@ -103,6 +103,13 @@ export function longestChain(spans: { start: number; end: number }[]): number {
   return Math.max(0, ...depth);
 }
 
+/**
+ * Group Ids each token has been shown in a list, in this worker: a group missing from a later list
+ * is only "lost" (VIS-02) if that token saw it before.
+ */
+const seen = new Map<TokenRole, Set<string>>();
+export const seenBy = (role: TokenRole): Set<string> => seen.get(role) ?? seen.set(role, new Set()).get(role)!;
+
 /** Sends the kit's requests and keeps every exchange as evidence. */
 export class Api {
   readonly exchanges: Exchange[] = [];
@@ -151,8 +158,11 @@ export class Api {
     this.spans.push({ start, end: performance.now() });
     if (exchange.networkError && !health.dead) await this.checkAlive();
     else if (exchange.response) health.failures = 0;
-    redactTokens(exchange, Object.values(this.config.tokens));
+    // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
+    redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
     this.exchanges.push(exchange);
+    const items = action === 'ListAssetGroups' && role !== null && !options.authorization ? (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items : undefined;
+    if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(role!).add(item.Id);
     return exchange;
   }
 

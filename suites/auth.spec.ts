@@ -1,8 +1,19 @@
-import { test, requirement, groupsOf, RawBody, type Api } from './fixtures';
-import { documentedStatus, errorBodyShape, errorKindFitsStatus, errorWith, isListResult, status200, type OperationId } from './checks';
-import type { Exchange } from './exchange';
-import { ahead, together } from './api';
 import { randomBytes } from 'node:crypto';
+import { test, requirement, groupsOf, RawBody, type Api } from './fixtures';
+import {
+  JSON_ANSWER,
+  documentedStatus,
+  envelopeOf,
+  errorBodyShape,
+  errorKindFitsStatus,
+  errorKindReadable,
+  errorWith,
+  owned,
+  tokenAccepted,
+  type OperationId,
+} from './checks';
+import type { Exchange } from './exchange';
+import { together } from './api';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
 function validBody(api: Api, operation: OperationId): Record<string, unknown> {
@@ -12,52 +23,70 @@ function validBody(api: Api, operation: OperationId): Record<string, unknown> {
 const OPERATIONS: OperationId[] = ['CreateAssetGroup', 'ListAssetGroups'];
 const tokenAuthError = errorWith(401, 'TokenAuthError');
 
+/** Sends each Authorization form to each operation, a few at a time, and judges every answer as a 401 TokenAuthError. */
+async function refusedForms(api: Api, verify: (ex: Exchange, steps: typeof tokenAuthError) => Promise<void>, forms: { value: string; shown: string }[], operations = OPERATIONS) {
+  const answers = await together(operations.flatMap((op) => forms.map((authorization) => () => api.call(op, validBody(api, op), { authorization }))));
+  for (const answer of answers) await verify(answer, tokenAuthError);
+}
+
+/** Flips the case of every letter: a token compared case-insensitively would still pass. */
+const flipCase = (token: string) => [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+
 test.describe('AUTH authentication', () => {
   test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ api, verify }) => {
-    // The requests are independent: sent a few at a time (so a slow target's latency overlaps), judged in the same order.
-    const answers = await ahead(OPERATIONS.map((op) => () => api.call(op, validBody(api, op), { as: null })));
-    for (const answer of answers) await verify(await answer, [tokenAuthError]);
+    const answers = await together(OPERATIONS.map((op) => () => api.call(op, validBody(api, op), { as: null })));
+    for (const answer of answers) await verify(answer, tokenAuthError);
   });
 
   test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify }) => {
-    // Independent requests, sent a few at a time and judged in the order they were listed (see ahead()).
-    const answers = await ahead(OPERATIONS.flatMap((op) => ['Bearer ', 'Bearer'].map((value) => () => api.call(op, validBody(api, op), { authorization: { value, shown: JSON.stringify(value) } }))));
-    for (const answer of answers) await verify(await answer, [tokenAuthError]);
+    await refusedForms(api, verify, ['Bearer ', 'Bearer'].map((value) => ({ value, shown: JSON.stringify(value) })));
   });
 
   test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify }) => {
+    // A SHOULD: the spec tells clients to send "Bearer <token>"; a server lenient about the form of a valid token breaks no stated rule.
     const token = api.token('primary');
-    const forms = [
+    await refusedForms(api, verify, [
       { value: `Basic ${token}`, shown: 'Basic <AG_TOKEN>' },
       { value: token, shown: '<AG_TOKEN> with no scheme' },
       { value: `Token ${token}`, shown: 'Token <AG_TOKEN>' },
-    ];
-    // Independent requests, sent a few at a time and judged in the order they were listed (see ahead()).
-    const answers = await ahead(OPERATIONS.flatMap((op) => forms.map((authorization) => () => api.call(op, validBody(api, op), { authorization }))));
-    for (const answer of answers) await verify(await answer, [tokenAuthError]);
+    ]);
   });
 
   test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04'), async ({ api, verify }) => {
     const unknown = `agc-unknown-${randomBytes(16).toString('hex')}`;
-    // Independent requests, sent together and judged in the order they were listed (see ahead()).
-    const answers = await ahead(OPERATIONS.map((op) => () => api.call(op, validBody(api, op), { authorization: { value: `Bearer ${unknown}`, shown: 'Bearer <a random token the target never issued>' } })));
-    for (const answer of answers) await verify(await answer, [tokenAuthError]);
+    await refusedForms(api, verify, [{ value: `Bearer ${unknown}`, shown: 'Bearer <a random token the target never issued>' }]);
   });
 
   test('AUTH-05 A valid Bearer token is accepted', requirement('AUTH-05'), async ({ api, dataset, verify }) => {
-    // The run's first create already used the token; a second create would only add load.
-    await verify(groupsOf(dataset, (g) => g.via === 'primary', { visible: false })[0].create, [status200]);
-    await verify(await api.call('ListAssetGroups', {}), [status200, isListResult]);
+    // The run's first create already used the token; a second create would only add load. What
+    // each operation answers is its own requirements' business: here only "not refused as unauthenticated".
+    await verify(groupsOf(dataset, (g) => g.via === 'primary', { visible: false })[0].create, [tokenAccepted]);
+    await verify(await api.call('ListAssetGroups', {}), [tokenAccepted]);
+  });
+
+  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', requirement('AUTH-06'), async ({ api, verify }) => {
+    const token = api.token('primary');
+    const middle = Math.floor(token.length / 2);
+    const last = token.at(-1) === 'x' ? 'y' : 'x';
+    const forms = [
+      ...(flipCase(token) !== token ? [{ value: `Bearer ${flipCase(token)}`, shown: 'Bearer <AG_TOKEN with its letters\' case flipped>' }] : []),
+      { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' },
+      { value: `Bearer ${token}x`, shown: 'Bearer <AG_TOKEN>x' },
+      { value: `Bearer x${token}`, shown: 'Bearer x<AG_TOKEN>' },
+      { value: `Bearer ${token.slice(0, -1)}${last}`, shown: 'Bearer <AG_TOKEN with its last character changed>' },
+      { value: `Bearer ${token.slice(0, middle)} ${token.slice(middle)}`, shown: 'Bearer <AG_TOKEN with a space in the middle>' },
+      { value: `Bearer ${token} ${token}`, shown: 'Bearer <AG_TOKEN> <AG_TOKEN>' },
+      ...(api.has('otherUser') ? [{ value: `Bearer ${api.token('otherUser')}-${token}`, shown: 'Bearer <AG_TOKEN_OTHER_USER>-<AG_TOKEN>' }] : []),
+    ];
+    await refusedForms(api, verify, forms, ['ListAssetGroups']);
+    // The create refuses the two commonest slips as well: a copy that lost or gained a character.
+    await refusedForms(api, verify, forms.filter((f) => /without its last|>x$/.test(f.shown)), ['CreateAssetGroup']);
   });
 });
 
-/**
- * The errors the kit provokes on purpose: each is a client mistake the spec documents an answer
- * for, so any conforming target answers them with an error.
- */
+/** The errors the kit provokes on purpose: client mistakes the spec documents an error for. */
 async function provokedErrors(api: Api): Promise<Exchange[]> {
-  // Independent requests: sent a few at a time so a slow target's latency overlaps; returned in this order.
-  return together([
+  const answers = await together([
     () => api.call('CreateAssetGroup', validBody(api, 'CreateAssetGroup'), { as: null }),
     () => api.call('ListAssetGroups', {}, { as: null }),
     () => api.call('CreateAssetGroup', new RawBody('{"Name": ')),
@@ -65,18 +94,23 @@ async function provokedErrors(api: Api): Promise<Exchange[]> {
     () => api.call('CreateAssetGroup', [validBody(api, 'CreateAssetGroup')]),
     () => api.call('ListAssetGroups', 'not an object'),
   ]);
+  const errors = answers.filter((ex) => (ex.response?.status ?? 0) >= 400);
+  test.skip(errors.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
+  return errors;
 }
 
 test.describe('ERR error body and error kinds', () => {
   test('ERR-01 Error bodies have the profile\'s error shape', requirement('ERR-01'), async ({ api, verify }) => {
-    for (const exchange of await provokedErrors(api)) await verify(exchange, [errorBodyShape]);
+    for (const ex of await provokedErrors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), errorBodyShape]);
   });
 
   test('ERR-02 The error kind fits the status and the operation as the spec\'s error table gives it', requirement('ERR-02'), async ({ api, verify }) => {
-    for (const exchange of await provokedErrors(api)) await verify(exchange, [errorKindFitsStatus]);
+    // Answers to requests without a token are AUTH's to judge (status and kind); the others are judged here.
+    const authorized = (await provokedErrors(api)).filter((ex) => ex.request.headers.authorization !== undefined);
+    for (const ex of authorized) await verify(ex, [JSON_ANSWER, owned('ERR-01', errorKindReadable), errorKindFitsStatus]);
   });
 
   test('ERR-03 Error statuses are among those documented for the operation', requirement('ERR-03'), async ({ api, verify }) => {
-    for (const exchange of await provokedErrors(api)) await verify(exchange, [documentedStatus]);
+    for (const ex of await provokedErrors(api)) await verify(ex, [documentedStatus]);
   });
 });

@@ -13,6 +13,17 @@ export interface Failure {
   received: string;
   documented: string;
   fix: string;
+  /**
+   * Set when what was received shows the target follows another profile (a field name, the place
+   * of the error kind): the requirement is then not assessable rather than failed, and this says
+   * which profile setting probably fits.
+   */
+  profileMismatch?: string;
+  /**
+   * Ids of groups the check expected in a list and did not find. A group seen before and missing
+   * now may be lost (VIS-02) rather than filtered out: the suite reads it back by Id to tell which.
+   */
+  missing?: string[];
 }
 
 export interface CheckContext {
@@ -24,6 +35,28 @@ export interface CheckContext {
 
 export type Check = (exchange: Exchange, context: CheckContext) => Failure | undefined;
 
+/** A check over several exchanges together (distinct Ids, pages that partition a result). */
+export type MultiCheck = (exchanges: Exchange[], context: CheckContext) => Failure | undefined;
+
+/**
+ * A check whose finding belongs to another requirement. A test applies it as a precondition of
+ * its own judgement: where it fails, the finding is that requirement's and the test is blocked by
+ * it, so one deviation is reported once, by the requirement that owns it.
+ */
+export interface Owned {
+  owner: string;
+  check: Check;
+}
+export const owned = (owner: string, check: Check): Owned => ({ owner, check });
+
+/** The answer parses as JSON: ENV-05's finding wherever another requirement needs to read a body. */
+export const JSON_ANSWER: Owned = owned('ENV-05', answeredWithJson);
+
+/** The envelope is ENV-01's on a success and ENV-02's on an error; other requirements read it as a precondition. */
+export const envelopeOf = (ex: Exchange): Owned => owned((ex.response?.status ?? 0) >= 400 ? 'ENV-02' : 'ENV-01', envelopePresent);
+/** What a test applies to an exchange: its own checks, and preconditions owned by other requirements. */
+export type Step = Check | Owned;
+
 export const OPERATIONS = ['CreateAssetGroup', 'ListAssetGroups'] as const;
 export type OperationId = (typeof OPERATIONS)[number];
 
@@ -34,7 +67,7 @@ const show = (value: unknown): string => {
   return text === undefined ? String(value) : text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
 
-function fail(check: Check | string, received: string, documented: string, fix: string): Failure {
+function fail(check: { name: string } | string, received: string, documented: string, fix: string): Failure {
   return { check: typeof check === 'string' ? check : check.name, received, documented, fix };
 }
 
@@ -51,7 +84,7 @@ export function answeredWithJson(ex: Exchange): Failure | undefined {
 
 export function jsonContentType(ex: Exchange): Failure | undefined {
   const type = ex.response?.headers['content-type'];
-  if (!type || !/^application\/json\s*(;|$)/i.test(type.trim())) {
+  if (!type || !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type.trim())) {
     return fail(jsonContentType, `Content-Type ${type === undefined ? '(none)' : show(type)}`, 'The service is an HTTP/JSON interface: Content-Type application/json', 'send Content-Type: application/json on every response, errors included');
   }
   return answeredWithJson(ex);
@@ -114,20 +147,67 @@ export function echoesAction(ex: Exchange): Failure | undefined {
 }
 
 /** Gives a built check a readable name, since reports key checks by their function name. */
-function named(name: string, check: Check): Check {
+function named<F extends Check | MultiCheck>(name: string, check: F): F {
   return Object.defineProperty(check, 'name', { value: name });
 }
 
-/** Builds a check that a response is the given error status with the given error kind. */
-export function errorWith(status: number, kind: string): Check {
-  return named(`errorWith(${status}, ${kind})`, (ex, ctx) => {
-    const got = ex.response?.status;
-    const code = readPointer(ex.response?.json, ctx.profile.error.codePointer);
-    if (got !== status || code !== kind) {
-      return fail(`errorWith(${status}, ${kind})`, ex.response ? `HTTP ${got} with error kind ${show(code)} at ${ctx.profile.error.codePointer}` : `no response: ${ex.networkError}`, `HTTP ${status} with error kind ${kind}`, `answer ${status} and put ${kind} at ${ctx.profile.error.codePointer} (profile "${ctx.profile.name}")`);
+/** The error kinds of the spec's error table. */
+export const ERROR_KINDS = ['AssetBadRequest', 'AssetError', 'TokenAuthError', 'UpstreamRateLimit'] as const;
+
+/** The JSON pointer of the first string in `data` that is one of `values`, searching breadth-first. */
+export function pointerOf(data: unknown, values: readonly string[]): string | undefined {
+  const queue: [unknown, string][] = [[data, '']];
+  while (queue.length) {
+    const [node, at] = queue.shift()!;
+    if (typeof node === 'string' && values.includes(node)) return at;
+    if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) queue.push([value, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
     }
-    return undefined;
+  }
+  return undefined;
+}
+
+export function statusIs(status: number): Check {
+  return named(`statusIs(${status})`, (ex) => {
+    if (ex.response?.status === status) return undefined;
+    return fail(`statusIs(${status})`, ex.response ? `HTTP ${ex.response.status}: ${show(ex.response.json ?? ex.response.body.slice(0, 300))}` : `no response: ${ex.networkError}`, `HTTP ${status}`, `answer ${status} here`);
   });
+}
+
+/**
+ * ERR-01's precondition for every requirement that needs an error kind: the kind can be read at
+ * the profile's pointer. Where a kind of the spec's table sits elsewhere in the body, the target
+ * follows another profile: not a failure, a mismatch with the setting that would fit.
+ */
+export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  if ((ex.response?.status ?? 0) < 400) return undefined;
+  const pointer = ctx.profile.error.codePointer;
+  if (typeof readPointer(ex.response!.json, pointer) === 'string') return undefined;
+  const elsewhere = pointerOf(ex.response!.json, ERROR_KINDS);
+  const failure = fail(errorKindReadable, `HTTP ${ex.response!.status}, no error kind at ${pointer}: ${show(ex.response!.json ?? ex.response!.body.slice(0, 300))}`, `the error kind at ${pointer} (profile "${ctx.profile.name}")`, `put the error kind at ${pointer}, or supply your profile with AG_PROFILE`);
+  return elsewhere === undefined ? failure : { ...failure, profileMismatch: `error kind ${show(readPointer(ex.response!.json, elsewhere))} found at ${elsewhere}, not at ${pointer}; set error.codePointer: ${elsewhere}` };
+}
+
+export function kindIs(kind: string): Check {
+  return named(`kindIs(${kind})`, (ex, ctx) => {
+    const code = readPointer(ex.response?.json, ctx.profile.error.codePointer);
+    if (code === kind) return undefined;
+    return fail(`kindIs(${kind})`, `HTTP ${ex.response?.status} with error kind ${show(code)}`, `error kind ${kind}`, `put ${kind} at ${ctx.profile.error.codePointer}`);
+  });
+}
+
+/**
+ * A response is the given error status with the given error kind. The status and the kind are the
+ * asking requirement's; whether a kind can be read at all is ERR-01's.
+ */
+export function errorWith(status: number, kind: string): Step[] {
+  return [statusIs(status), JSON_ANSWER, owned('ERR-01', errorKindReadable), kindIs(kind)];
+}
+
+/** AUTH-05: a valid token is not refused as unauthenticated (what the operation then answers is its own requirements'). */
+export function tokenAccepted(ex: Exchange): Failure | undefined {
+  if (ex.response && ex.response.status !== 401) return undefined;
+  return fail(tokenAccepted, ex.response ? `HTTP 401: ${show(ex.response.json ?? ex.response.body.slice(0, 300))}` : `no response: ${ex.networkError}`, 'Every request carries the header Authorization with the value "Bearer <ACCESS_TOKEN>"', 'accept the tokens your service issued, sent as "Bearer <token>"');
 }
 
 export function clientError(ex: Exchange): Failure | undefined {
@@ -151,6 +231,8 @@ export function errorBodyShape(ex: Exchange, ctx: CheckContext): Failure | undef
   if ((ex.response?.status ?? 0) < 400) return undefined;
   const result = ctx.validate('ErrorResponse', ex.response?.json);
   if (!result.valid) {
+    const misplaced = errorKindReadable(ex, ctx)?.profileMismatch;
+    if (misplaced) return { ...fail(errorBodyShape, `HTTP ${ex.response?.status} body ${show(ex.response?.json)}`, `ErrorResponse of profile "${ctx.profile.name}"`, 'supply the target\'s error shape with AG_PROFILE'), profileMismatch: misplaced };
     return fail(errorBodyShape, `HTTP ${ex.response?.status} body ${show(ex.response?.json)}: ${result.errors.join('; ')}`, `ErrorResponse of profile "${ctx.profile.name}"`, 'shape error bodies as the profile says (reference: ResponseMetadata.Error = { Code, Message }, no Result), or supply your own profile with AG_PROFILE');
   }
   return undefined;
@@ -190,15 +272,6 @@ export function validates(component: string): Check {
   });
 }
 
-/** Runs checks in order, stopping at the first failure so one cause is reported once. */
-export function firstFailure(ex: Exchange, context: CheckContext, checks: Check[]): Failure | undefined {
-  for (const check of checks) {
-    const failure = check(ex, context);
-    if (failure) return failure;
-  }
-  return undefined;
-}
-
 export function formatFailure(failure: Failure, ex: Exchange): string {
   return [
     `${failure.check} failed for ${ex.request.method} ${ex.request.url}`,
@@ -227,14 +300,47 @@ export function createdWithId(ex: Exchange): Failure | undefined {
   return undefined;
 }
 
-/** A 200 whose Result is a list result the other list checks can read. */
-export function isListResult(ex: Exchange): Failure | undefined {
-  const failure = status200(ex);
-  if (failure) return { ...failure, check: isListResult.name };
+/** Result.Items is an array: what every other list check reads. */
+export function itemsArray(ex: Exchange): Failure | undefined {
   if (!items(ex)) {
-    return fail(isListResult, `Result ${show(readPointer(ex.response?.json, '/Result'))}`, 'Result: { Items: array of asset group, TotalCount, PageNumber, PageSize }', 'answer ListAssetGroups with Result.Items as an array');
+    return fail(itemsArray, `HTTP ${ex.response?.status}, Result ${show(readPointer(ex.response?.json, '/Result'))}`, 'Items | array of asset group', 'answer ListAssetGroups with Result.Items as an array');
   }
   return undefined;
+}
+
+/**
+ * A list answer the asking requirement can read: the 200 is its own finding (the query was
+ * accepted); a missing Result is ENV-06's and an Items that is not an array is SCHEMA-02's.
+ */
+export const LISTED: Step[] = [status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+/** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
+export const listedBy = (owner: string): Step[] => [owned(owner, status200), owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+
+/**
+ * For queries that reach for what the caller may not see: a refusal (any 4xx: the spec documents
+ * 400 and 403 for lists) finds nothing, and so does a list without those groups.
+ */
+export function refusedOrNoneOf(forbidden: string[], why: string, { totalCount }: { totalCount?: number } = {}): Check {
+  return named('refusedOrNoneOf', (ex) => {
+    const status = ex.response?.status ?? 0;
+    if (status >= 400 && status < 500) return undefined;
+    if (status !== 200 || !items(ex)) return fail('refusedOrNoneOf', ex.response ? `HTTP ${status}: ${show(ex.response.json ?? ex.response.body.slice(0, 200))}` : `no response: ${ex.networkError}`, `${why} (a list without them, or a 4xx refusal)`, 'answer a list scoped to the caller, or refuse the query');
+    const leaked = idsOf(ex).filter((id) => forbidden.includes(id as string));
+    if (leaked.length) return fail('refusedOrNoneOf', `Items include ${show(leaked)}`, why, 'filter results by the caller\'s user and the token\'s channel before any other filter');
+    const total = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (totalCount !== undefined && total !== totalCount) return fail('refusedOrNoneOf', `TotalCount ${show(total)} with Items ${show(idsOf(ex))}`, `${why}: TotalCount ${totalCount}, counting nothing the caller may not see`, 'count only the groups the caller may see');
+    return undefined;
+  });
+}
+
+/** For unusual filter values (a space or type no group has): an empty list or a 4xx refusal both conform. */
+export function refusedOrEmpty(ex: Exchange): Failure | undefined {
+  const status = ex.response?.status ?? 0;
+  if (status >= 400 && status < 500) return undefined;
+  const list = items(ex);
+  const total = readPointer(ex.response?.json, '/Result/TotalCount');
+  if (status === 200 && list && list.length === 0 && total === 0) return undefined;
+  return fail(refusedOrEmpty, ex.response ? `HTTP ${status}, Items ${show(idsOf(ex))}, TotalCount ${show(total)}` : `no response: ${ex.networkError}`, 'a filter value no group has matches nothing: Items [] and TotalCount 0 (or the query is refused with a 4xx)', 'apply the filter; a value that matches nothing gives an empty page');
 }
 
 /** The page holds exactly these Ids (in any order; no order is documented). */
@@ -244,6 +350,7 @@ export function listsExactly(expected: string[]): Check {
     const missing = expected.filter((id) => !got.includes(id));
     const extra = got.filter((id) => !expected.includes(id as string));
     if (missing.length || extra.length || got.length !== expected.length) {
+      if (missing.length && !extra.length) return { ...fail('listsExactly', `Items Ids ${show(got)}; missing ${show(missing)}`, `exactly ${show(expected)}`, 'list every group of the caller that matches the filters'), missing };
       return fail('listsExactly', `Items Ids ${show(got)}${missing.length ? `; missing ${show(missing)}` : ''}${extra.length ? `; unexpected ${show(extra)}` : ''}`, `exactly ${show(expected)}`, 'apply every filter of the request, and only those, to the caller\'s groups');
     }
     return undefined;
@@ -254,7 +361,7 @@ export function listsIncluding(expected: string[]): Check {
   return named('listsIncluding', (ex) => {
     const got = idsOf(ex);
     const missing = expected.filter((id) => !got.includes(id));
-    if (missing.length) return fail('listsIncluding', `Items Ids ${show(got)}; missing ${show(missing)}`, `includes ${show(expected)}`, 'list every group of the caller that matches the filters');
+    if (missing.length) return { ...fail('listsIncluding', `Items Ids ${show(got)}; missing ${show(missing)}`, `includes ${show(expected)}`, 'list every group of the caller that matches the filters'), missing };
     return undefined;
   });
 }
@@ -299,18 +406,37 @@ export function pagingEchoes(pageNumber: number, pageSize: number): Check {
   });
 }
 
-export function pageWithinSize(ex: Exchange): Failure | undefined {
-  const size = readPointer(ex.response?.json, '/Result/PageSize');
-  const list = items(ex) ?? [];
-  if (typeof size !== 'number' || list.length > size) return fail(pageWithinSize, `${list.length} items with PageSize ${show(size)}`, 'PageSize | integer | Page size of this result.', 'never return more items than the page size');
-  return undefined;
+/**
+ * PAGE-01: no more items than the page size asked for. Many more items under another PageSize in
+ * the result means the target did not read the profile's page-size field at all: a mismatch.
+ */
+export function itemsAtMost(size: number): Check {
+  return named('itemsAtMost', (ex, ctx) => {
+    const list = items(ex) ?? [];
+    if (list.length <= size) return undefined;
+    const echoed = readPointer(ex.response?.json, '/Result/PageSize');
+    const failure = fail('itemsAtMost', `${list.length} items for a page size of ${size} (Result.PageSize ${show(echoed)})`, 'PageSize | integer | Page size of this result.', 'never return more items than the page size');
+    const field = ctx.profile.list.pageSize.field;
+    return echoed !== size && typeof echoed === 'number' && list.length <= echoed ? { ...failure, profileMismatch: `the target answered ${list.length} items with PageSize ${echoed} to ${field}: ${size}; it seems not to read ${field}: set list.pageSize.field (and list.pageNumber.field)` } : failure;
+  });
+}
+
+/** For probes that must not widen a match (wildcards): a refusal, or items whose Name contains the query as written. */
+export function literalNameMatch(query: string): Check {
+  return named('literalNameMatch', (ex) => {
+    const status = ex.response?.status ?? 0;
+    if (status >= 400 && status < 500) return undefined;
+    const bad = (items(ex) ?? []).filter((item) => typeof item?.Name !== 'string' || !item.Name.toLowerCase().includes(query.toLowerCase()));
+    if (status === 200 && items(ex) && !bad.length) return undefined;
+    return fail('literalNameMatch', status === 200 ? `${bad.length} item(s) whose Name does not contain ${show(query)}, e.g. ${show(bad[0]?.Name)}` : `HTTP ${status}`, `filtering by name: ${show(query)} is matched as written (no wildcards)`, 'escape LIKE/glob/regex metacharacters of the name filter');
+  });
 }
 
 /** The list item of a created group carries back every field that was sent, unchanged. */
 export function itemMatchesSent(id: string, sent: Record<string, string>, defaults: Record<string, string>): Check {
   return named('itemMatchesSent', (ex) => {
     const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
-    if (!item) return fail('itemMatchesSent', `no item with Id ${id} in ${show(idsOf(ex))}`, 'the created group is listed by its Id', 'list created groups once they are in the snapshot');
+    if (!item) return { ...fail('itemMatchesSent', `no item with Id ${id} in ${show(idsOf(ex))}`, 'the created group is listed by its Id', 'list created groups once they are in the snapshot'), missing: [id] };
     const expected = { ...defaults, ...sent };
     const changed = Object.entries(expected).filter(([field, value]) => item[field] !== value);
     if (changed.length) {
@@ -336,5 +462,55 @@ export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
     const updated = Date.parse(String(item?.UpdateTime));
     if (!(updated >= created)) return fail(updateNotBeforeCreate, `CreateTime ${show(item?.CreateTime)}, UpdateTime ${show(item?.UpdateTime)} for ${show(item?.Id)}`, 'UpdateTime is set by the service at or after CreateTime', 'set UpdateTime to the creation time on create');
   }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- over several exchanges
+
+const requestIdOf = (ex: Exchange) => readPointer(ex.response?.json, '/ResponseMetadata/RequestId');
+
+/** ENV-04: no RequestId repeats across the exchanges (those without one are ENV-03's). */
+export function distinctRequestIds(exchanges: Exchange[]): Failure | undefined {
+  const ids = exchanges.map(requestIdOf).filter((id): id is string => typeof id === 'string' && id.trim() !== '');
+  const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  if (repeated.length) return fail(distinctRequestIds, `RequestId ${show(repeated)} repeated across ${ids.length} responses`, 'ResponseMetadata.RequestId | string | Request identifier <request_id>.', 'give every response its own request identifier');
+  return undefined;
+}
+
+/** CREATE-03: the creates' Result.Id values all differ. */
+export function distinctCreatedIds(exchanges: Exchange[]): Failure | undefined {
+  const ids = exchanges.map((ex) => readPointer(ex.response?.json, '/Result/Id')).filter((id): id is string => typeof id === 'string');
+  const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  if (repeated.length) return fail(distinctCreatedIds, `Result.Id ${show(repeated)} returned by more than one of ${ids.length} creates`, 'Id is the platform\'s logical group ID.', 'assign every new group an Id no other group has');
+  return undefined;
+}
+
+/**
+ * PAGE-05: the pages of one query, walked from the first, hold each expected group exactly once and
+ * nothing else. Items beyond the expected ones are the filter's business; what is judged here is
+ * that pages neither overlap nor leave gaps.
+ */
+export function pagesPartition(expected: string[]): MultiCheck {
+  return named('pagesPartition', (pages: Exchange[]) => {
+    const seen = pages.flatMap(idsOf).filter((id) => expected.includes(id as string));
+    const repeated = [...new Set(seen.filter((id, i) => seen.indexOf(id) !== i))];
+    const missing = expected.filter((id) => !seen.includes(id));
+    if (repeated.length || missing.length) {
+      return { ...fail('pagesPartition', `pages 1..${pages.length}: ${pages.map((p, i) => `page ${i + 1} ${show(idsOf(p))}`).join('; ')}${repeated.length ? `; on two pages: ${show(repeated)}` : ''}${missing.length ? `; on no page: ${show(missing)}` : ''}`, `each of ${show(expected)} on exactly one page`, 'page through one stable order of the matches: page n holds matches (n-1)*PageSize+1 .. n*PageSize'), ...(repeated.length ? {} : { missing }) };
+    }
+    return undefined;
+  });
+}
+
+export interface VisibilityRecord {
+  key: string;
+  id: string;
+  visibleAfterMs: number | null;
+}
+
+/** VIS-01 over the create-and-wait phase's record: every group was listed within the timeout. */
+export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): Failure | undefined {
+  const late = groups.filter((g) => g.visibleAfterMs === null || g.visibleAfterMs > timeoutMs);
+  if (late.length) return fail('visibleInTime', `${late.map((g) => `${g.key} (${g.id})`).join(', ')} not listed within ${timeoutMs} ms of the create (the last polls are attached)`, 'The list operation reads a local snapshot of the groups. It does not contact the upstream system, so its data may lag briefly.', 'make created groups reach the list snapshot; raise AG_VISIBILITY_TIMEOUT_MS if your lag is longer than briefly');
   return undefined;
 }

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Api, listBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
+import { test } from '@playwright/test';
+import { blocked } from './blocked';
 import type { Exchange } from './exchange';
 import type { Profile } from '../schemas/profile';
 import { readPointer } from '../schemas/profile';
@@ -15,6 +17,8 @@ import { readPointer } from '../schemas/profile';
 export interface GroupRecord {
   key: string;
   via: TokenRole;
+  /** The requirement a refused create of this group fails: CREATE-01, or CREATE-05 for values at the profile's bounds. */
+  judgedBy: string;
   sent: Record<string, string>;
   id: string | null;
   create: Exchange;
@@ -48,20 +52,38 @@ export function datasetFile(runId: string): string {
 }
 
 /** What each of the run's groups is created with. Kept small: it is the kit's whole footprint. */
-type Planned = { key: string; via: TokenRole; sent: Record<string, string> };
+type Planned = { key: string; via: TokenRole; judgedBy: string; sent: Record<string, string> };
 
-function plan(prefix: string, has: (role: TokenRole) => boolean): Planned[] {
+/**
+ * Characters of every Unicode plane that has assigned or private-use characters (0, 1, 2, 3, 14,
+ * 15, 16), composed and combining: a value made of them must come back as sent, not normalised,
+ * re-encoded or cut at a UTF-16 boundary. Planes 4 to 13 are unassigned and not sent.
+ */
+const PLANES = ['é', 'e\u0301', '世', '🎬', '𝄞', '𠀀', '\u{30000}', '\u{E0100}', '\u{F0000}', '\u{10FFFD}'];
+
+/** `start` padded with the plane characters to exactly `length` code points (or left as is when longer). */
+export function atLength(start: string, length: number): string {
+  const chars = [...start];
+  for (let i = 0; chars.length < length; i++) chars.push(...PLANES[i % PLANES.length]);
+  return chars.slice(0, Math.max(length, [...start].length)).join('');
+}
+
+function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profile): Planned[] {
   const salt = Math.random().toString(36).slice(2, 8);
   const name = (key: string) => `${prefix}ds-${key}-${salt}`;
+  const probe = (key: string, via: TokenRole, sent: Record<string, string>, judgedBy = 'CREATE-01'): Planned => ({ key, via, judgedBy, sent: { Name: name(key), ...sent } });
+  const { maxLength } = profile.create;
   const groups: Planned[] = [
-    { key: 'p0', via: 'primary', sent: { Name: name('p0'), Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' } },
-    { key: 'p1', via: 'primary', sent: { Name: `${name('p1')}-Grüße-世界-🎬-e\u0301`, Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, emoji 🎬', GroupType: 'AIGC', ProjectName: 'agc-project' } },
-    { key: 'p2', via: 'primary', sent: { Name: name('p2'), Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' } },
-    { key: 'p3', via: 'primary', sent: { Name: name('p3'), Title: 'Conformance probe p3', Description: 'Third of five', GroupType: 'AIGC', ProjectName: 'agc-project' } },
+    probe('p0', 'primary', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
+    probe('p1', 'primary', { Name: `${name('p1')}-Grüße-世界-🎬-e\u0301`, Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, emoji 🎬', GroupType: 'AIGC', ProjectName: 'agc-project' }),
+    probe('p2', 'primary', { Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' }),
+    probe('p3', 'primary', { Title: 'Conformance probe p3', Description: 'Third of five', GroupType: 'AIGC', ProjectName: 'agc-project' }),
     // No ProjectName: CREATE-04 looks for the profile's default in the list item.
-    { key: 'p4', via: 'primary', sent: { Name: name('p4'), Title: 'Conformance probe p4', Description: 'ProjectName omitted', GroupType: 'AIGC' } },
-    { key: 'a', via: 'channelA', sent: { Name: name('a'), Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' } },
-    { key: 'b', via: 'channelB', sent: { Name: name('b'), Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' } },
+    probe('p4', 'primary', { Title: 'Conformance probe p4', Description: 'ProjectName omitted', GroupType: 'AIGC' }),
+    // At the profile's bounds (CREATE-05): the longest Name and Description allowed, of every plane, and an empty optional Title.
+    probe('p5', 'primary', { Name: atLength(`${name('p5')}-`, maxLength.Name ?? 64), Title: '', Description: atLength('', maxLength.Description ?? 300), GroupType: 'AIGC', ProjectName: 'default' }, 'CREATE-05'),
+    probe('a', 'channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
+    probe('b', 'channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
   ];
   return groups.filter((g) => has(g.via));
 }
@@ -102,7 +124,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
   };
   let creates = api.requestStats();
   try {
-    const planned = plan(config.namePrefix, (role) => api.has(role));
+    const planned = plan(config.namePrefix, (role) => api.has(role), profile);
     // A few creates at a time: enough to overlap the target's latency, few enough to stay gentle.
     const queue = [...planned];
     const workers = Array.from({ length: 3 }, async () => {
@@ -163,16 +185,23 @@ export function loadDataset(runId = process.env.AG_RUN_ID ?? 'local'): Dataset {
   return JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset;
 }
 
-/** Groups of the dataset, with an error that names the cause when the phase could not provide them. */
-export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true } = {}): (GroupRecord & { id: string })[] {
+/**
+ * Groups of the dataset. Where the phase could not provide them, the running test cannot judge its
+ * requirement: it is blocked by the requirement that failed (the create's, or VIS-01).
+ */
+export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
-  const chosen = dataset.groups.filter(filter);
-  const broken = chosen.filter((g) => g.id === null || (visible && g.visibleAfterMs === null));
-  if (broken.length) {
-    const why = broken
-      .map((g) => (g.id === null ? `${g.key}: create answered HTTP ${g.create.response?.status ?? `nothing (${g.create.networkError})`}` : `${g.key}: never became visible within ${dataset.visibilityTimeoutMs} ms`))
-      .join('; ');
-    throw new Error(`this check needs the run's groups, and some are missing (${why}); see CREATE-01 and VIS-01`);
+  // The group at the profile's bounds is CREATE-05's alone: a target with other bounds must not block every other check.
+  const chosen = dataset.groups.filter((g) => (bounds || g.judgedBy !== 'CREATE-05') && filter(g));
+  const uncreated = chosen.filter((g) => g.id === null);
+  const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
+  if (uncreated.length || unseen.length) {
+    const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...(unseen.length ? ['VIS-01'] : [])])];
+    const why = [
+      ...uncreated.map((g) => `${g.key}: create answered ${g.create.response ? `HTTP ${g.create.response.status}` : `nothing (${g.create.networkError})`}`),
+      ...unseen.map((g) => `${g.key}: never listed within ${dataset.visibilityTimeoutMs} ms`),
+    ].join('; ');
+    blocked(test.info(), owners, `this check needs the run's groups, and some are missing (${why})`);
   }
   return chosen as (GroupRecord & { id: string })[];
 }

@@ -1,33 +1,37 @@
-import { test, expect, RawBody, VERSION, groupsOf } from './fixtures';
+import { test, requirement, RawBody, groupsOf, type Api, type Verify } from './fixtures';
 import type { Dataset } from './dataset';
 import {
+  JSON_ANSWER,
+  distinctRequestIds,
   echoesAction,
   echoesVersion,
+  envelopeOf,
   envelopePresent,
   jsonContentType,
+  owned,
   requestIdNonEmpty,
   resultPresent,
   status200,
-  clientError,
-  type Check,
+  type Step,
 } from './checks';
-import type { Api, Verify } from './fixtures';
 import type { Exchange } from './exchange';
-import { ahead, inOrder, together } from './api';
-
-const requirement = (id: string) => ({ annotation: { type: 'requirement', description: id } });
+import { together } from './api';
 
 /**
- * One valid request of each operation; every success-side check looks at both. The create is the
- * run's first, from the shared create phase: another create here would only add load.
+ * One valid request of each operation, each with the requirement that owns its success. The create
+ * is the run's first, from the shared create phase: another create here would only add load.
  */
-function validCalls(api: Api, dataset: Dataset): (() => Promise<Exchange>)[] {
-  return [async () => groupsOf(dataset, (g) => g.key === 'p0', { visible: false })[0].create, () => api.call('ListAssetGroups', {})];
+function validCalls(api: Api, dataset: Dataset): { owner: string; call: () => Promise<Exchange> }[] {
+  return [
+    { owner: 'CREATE-01', call: async () => groupsOf(dataset, (g) => g.key === 'p0', { visible: false })[0].create },
+    { owner: 'LIST-01', call: () => api.call('ListAssetGroups', {}) },
+  ];
 }
 
 /**
- * Answers the kit provokes on purpose. Each is a client mistake the spec documents an answer
- * for, so any conforming target fails them: no token (401), and a bad paging value (400).
+ * Answers the kit provokes on purpose: client mistakes the spec documents an error for (no token,
+ * a malformed body). Whether they are refused is AUTH's and INPUT's to judge; here only the
+ * answers that are errors are read.
  */
 function errorCalls(api: Api): (() => Promise<Exchange>)[] {
   return [
@@ -37,72 +41,73 @@ function errorCalls(api: Api): (() => Promise<Exchange>)[] {
   ];
 }
 
-// validCalls() and errorCalls() give their requests as tasks: independent requests are sent a few
-// at a time through together()/ahead() (so a slow target's latency overlaps instead of adding up)
-// and judged in the order listed, as when they were sent one after another.
-
-/** Both kinds' requests sent together up front, so that each step of a test only judges its own, in order. */
-async function bothKinds(api: Api, dataset: Dataset) {
-  const valid = validCalls(api, dataset);
-  const outcomes = await ahead([...valid, ...errorCalls(api)]);
-  return { successes: outcomes.slice(0, valid.length), errors: outcomes.slice(valid.length) };
+/** The valid calls' answers, each judged only once its owner's 200 holds. */
+async function successes(api: Api, dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
+  const calls = validCalls(api, dataset);
+  const answers = await together(calls.map((c) => c.call));
+  for (const [i, ex] of answers.entries()) await verify(ex, [owned(calls[i].owner, status200), JSON_ANSWER, ...own(ex)]);
 }
 
-async function expectEach(verify: Verify, exchanges: Exchange[], checks: Check[]) {
-  for (const exchange of exchanges) await verify(exchange, checks);
+/** The error answers among the provoked ones; none at all leaves nothing to judge, which is not a pass. */
+async function errors(api: Api): Promise<Exchange[]> {
+  const answers = (await together(errorCalls(api))).filter((ex) => (ex.response?.status ?? 0) >= 400);
+  test.skip(answers.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
+  return answers;
 }
 
 test.describe('ENV envelope and content type', () => {
   test('ENV-01 A successful response carries ResponseMetadata with RequestId, Action, Version, Service and Region', requirement('ENV-01'), async ({ api, dataset, verify }) => {
-    await expectEach(verify, await together(validCalls(api, dataset)), [status200, envelopePresent]);
+    await successes(api, dataset, verify, () => [envelopePresent]);
   });
 
   test('ENV-02 An error response carries ResponseMetadata with RequestId, Action, Version, Service and Region', requirement('ENV-02'), async ({ api, verify }) => {
-    await expectEach(verify, await together(errorCalls(api)), [clientError, envelopePresent]);
+    for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopePresent]);
   });
 
   test('ENV-03 ResponseMetadata.RequestId is a non-empty string', requirement('ENV-03'), async ({ api, dataset, verify }) => {
-    await expectEach(verify, await together([...validCalls(api, dataset), ...errorCalls(api)]), [envelopePresent, requestIdNonEmpty]);
+    await successes(api, dataset, verify, (ex) => [envelopeOf(ex), requestIdNonEmpty]);
+    for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), requestIdNonEmpty]);
   });
 
-  test('ENV-04 Distinct requests get distinct RequestIds', requirement('ENV-04'), async ({ api, dataset, verify }) => {
-    const exchanges = await together([...validCalls(api, dataset), ...errorCalls(api), ...[0, 1, 2].map(() => () => api.call('ListAssetGroups', {}))]);
-    await expectEach(verify, exchanges, [envelopePresent, requestIdNonEmpty]);
-    const ids = exchanges.map((ex) => (ex.response!.json as { ResponseMetadata: { RequestId: string } }).ResponseMetadata.RequestId);
-    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
-    expect(repeated, `RequestIds repeat across ${ids.length} requests`).toEqual([]);
+  test('ENV-04 Distinct requests get distinct RequestIds', requirement('ENV-04'), async ({ api, judge }) => {
+    // Answers without a RequestId are ENV-03's finding; only those that have one are compared.
+    const answers = await together([...errorCalls(api), ...[0, 1, 2, 3].map(() => () => api.call('ListAssetGroups', {}))]);
+    await judge(answers, distinctRequestIds);
   });
 
   test('ENV-05 Responses are JSON with a JSON content type', requirement('ENV-05'), async ({ api, dataset, verify }) => {
-    await expectEach(verify, await together([...validCalls(api, dataset), ...errorCalls(api)]), [jsonContentType]);
+    const answers = await together([...validCalls(api, dataset).map((c) => c.call), ...errorCalls(api)]);
+    for (const ex of answers) await verify(ex, [jsonContentType]);
   });
 
   test('ENV-06 A successful response carries a Result object', requirement('ENV-06'), async ({ api, dataset, verify }) => {
-    await expectEach(verify, await together(validCalls(api, dataset)), [status200, resultPresent]);
+    await successes(api, dataset, verify, () => [resultPresent]);
   });
 });
 
 test.describe('VER Version and Action echo', () => {
   test('VER-01 ResponseMetadata.Version echoes the Version of the request', requirement('VER-01'), async ({ api, dataset, verify }) => {
-    const { successes, errors } = await bothKinds(api, dataset);
-    await test.step('on successes', async () => expectEach(verify, await inOrder(successes), [status200, envelopePresent, echoesVersion]));
-    await test.step('on errors', async () => expectEach(verify, await inOrder(errors), [clientError, envelopePresent, echoesVersion]));
+    await test.step('on successes', async () => successes(api, dataset, verify, (ex) => [envelopeOf(ex), echoesVersion]));
+    await test.step('on errors', async () => {
+      for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesVersion]);
+    });
   });
 
   test('VER-02 ResponseMetadata.Action echoes the Action of the request', requirement('VER-02'), async ({ api, dataset, verify }) => {
-    const { successes, errors } = await bothKinds(api, dataset);
-    await test.step('on successes', async () => expectEach(verify, await inOrder(successes), [status200, envelopePresent, echoesAction]));
-    await test.step('on errors', async () => expectEach(verify, await inOrder(errors), [clientError, envelopePresent, echoesAction]));
+    await test.step('on successes', async () => successes(api, dataset, verify, (ex) => [envelopeOf(ex), echoesAction]));
+    await test.step('on errors', async () => {
+      for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesAction]);
+    });
   });
 
   test('VER-03 An answer to an unsupported Version echoes the Version that was sent', requirement('VER-03'), async ({ api, verify }) => {
     // Any status is acceptable here (behaviour with other Versions is not shown); only the echo is judged.
-    const exchange = await api.call('ListAssetGroups', {}, { version: '1999-01-01' });
-    expect(exchange.request.version).not.toBe(VERSION);
-    await verify(exchange, [envelopePresent, echoesVersion]);
+    const ex = await api.call('ListAssetGroups', {}, { version: '1999-01-01' });
+    await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesVersion]);
   });
 
   test('VER-04 An answer to an unknown Action echoes the Action that was sent', requirement('VER-04'), async ({ api, verify }) => {
-    await verify(await api.call('NoSuchAction', {}), [envelopePresent, echoesAction]);
+    const ex = await api.call('NoSuchAction', {});
+    await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesAction]);
   });
 });

@@ -1,13 +1,16 @@
-import { test as base } from '@playwright/test';
-import { loadConfig, type KitConfig, ConfigError } from './config';
-import { Api, rateLimitedOut, RATE_LIMITED_REASON } from './api';
+import { test as base, type TestInfo } from '@playwright/test';
+import { loadConfig, type KitConfig, ConfigError, TOKEN_VARIABLES, type TokenRole } from './config';
+import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy } from './api';
 import type { Exchange } from './exchange';
-import { type Check, type CheckContext, formatFailure } from './checks';
-import { loadDataset, type Dataset } from './dataset';
+import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure } from './checks';
+import { loadDataset, itemsOf, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
+import { blocked, ownRequirement } from './blocked';
+import type { Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
 export { groupsOf, itemsOf } from './dataset';
+export { LISTED } from './checks';
 
 /** The annotation that ties a test to its requirement; the title starts with the same ID. */
 export const requirement = (id: string) => ({ annotation: { type: 'requirement', description: id } });
@@ -19,15 +22,56 @@ export interface Kit {
 }
 
 /**
- * Applies checks to an exchange. The first failing check fails the test with the received,
- * documented and fix lines, and its exchange is attached as evidence for the reports.
+ * Applies a test's steps to an exchange, in order. A failing check of the test's own requirement
+ * fails the test with the received, documented and fix lines, its exchange attached as evidence.
+ * A failing precondition owned by another requirement is that requirement's finding: it is
+ * attached as such and the test is blocked by it. A check that shows the target follows another
+ * profile makes the test not assessable, naming the setting that would fit.
  */
-export type Verify = (exchange: Exchange, checks: Check[]) => Promise<void>;
+export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
+/** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
+export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
+
+async function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): Promise<never> {
+  testInfo.annotations.push({ type: 'profile-mismatch', description: failure.profileMismatch! });
+  await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange }, null, 2), contentType: 'application/json' });
+  testInfo.skip(true, `profile mismatch: ${failure.profileMismatch}`);
+  throw new Error('unreachable');
+}
+
+const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variable]) => [`Bearer <${variable}>`, role as TokenRole]));
+
+/**
+ * Reads each missing group back by its Id, twice, with the token of the original query. A group
+ * that was seen before and is missing from one of these reads is lost from the snapshot (VIS-02's
+ * finding wherever it is noticed); one every read shows was left out by the query itself.
+ */
+async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<void> {
+  const lost = await lostGroups(api, p, exchange, ids);
+  if (!lost.length) return;
+  const finding = { check: 'staysVisible', received: `${lost.join(', ')} listed before, missing from this answer and from a read by Id just after`, documented: 'The operation reads the service\'s local snapshot and never queries the upstream system; results may lag behind the upstream state.', fix: 'once a group is in the snapshot, keep it there' };
+  await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'VIS-02', failure: finding, exchange }, null, 2), contentType: 'application/json' });
+  blocked(testInfo, ['VIS-02'], finding.received);
+}
+
+async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<string[]> {
+  const role = ROLE_OF_SHOWN.get(exchange.request.headers.authorization ?? '');
+  if (!role) return [];
+  ids = ids.filter((id) => seenBy(role).has(id));
+  const lost = new Set<string>();
+  for (let round = 0; round < 2; round++) {
+    const reads = await Promise.all(ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role })));
+    reads.forEach((read, i) => {
+      if (!itemsOf(read).some((item) => item.Id === ids[i])) lost.add(ids[i]);
+    });
+  }
+  return [...lost];
+}
 
 /** What this worker has already attached for the reports. */
 const workerFacts = { run: false, identity: false };
 
-export const test = base.extend<{ api: Api; verify: Verify; dataset: Dataset }, { kit: Kit }>({
+export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; dataset: Dataset; profile: Profile }, { kit: Kit }>({
   kit: [
     async ({}, use) => {
       const config = loadConfig();
@@ -70,23 +114,47 @@ export const test = base.extend<{ api: Api; verify: Verify; dataset: Dataset }, 
     // needs them is not assessable, which is not the same as failing.
     const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
     if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
+    for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(g.via).add(g.id);
     await use(dataset);
   },
-  verify: async ({ kit }, use, testInfo) => {
+  profile: async ({ kit }, use) => {
+    await use(kit.context.profile);
+  },
+  verify: async ({ kit, api }, use, testInfo) => {
+    const own = ownRequirement(testInfo);
     const seen = new Set<string>();
-    await use(async (exchange, checks) => {
+    const note = (name: string) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      testInfo.annotations.push({ type: 'check', description: name });
+    };
+    await use(async (exchange, steps) => {
       if (rateLimitedOut.has(exchange)) testInfo.skip(true, RATE_LIMITED_REASON);
-      for (const check of checks) {
-        if (!seen.has(check.name)) {
-          seen.add(check.name);
-          testInfo.annotations.push({ type: 'check', description: check.name });
-        }
+      for (const step of steps) {
+        const { owner, check } = typeof step === 'function' ? { owner: own, check: step } : step;
+        if (owner === own) note(check.name);
         const failure = check(exchange, kit.context);
-        if (failure) {
-          await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange }, null, 2), contentType: 'application/json' });
-          throw new Error(formatFailure(failure, exchange));
+        if (!failure) continue;
+        if (failure.profileMismatch) await notAssessable(testInfo, failure, exchange);
+        if (failure.missing?.length && own !== 'VIS-02') await blockIfLost(testInfo, api, kit.context.profile, exchange, failure.missing);
+        if (owner !== own) {
+          await testInfo.attach('finding', { body: JSON.stringify({ requirement: owner, failure, exchange }, null, 2), contentType: 'application/json' });
+          blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
         }
+        await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange }, null, 2), contentType: 'application/json' });
+        throw new Error(formatFailure(failure, exchange));
       }
+    });
+  },
+  judge: async ({ kit, api }, use, testInfo) => {
+    await use(async (exchanges, check) => {
+      testInfo.annotations.push({ type: 'check', description: check.name });
+      const failure = check(exchanges, kit.context);
+      if (!failure) return;
+      if (failure.profileMismatch) await notAssessable(testInfo, failure, exchanges);
+      if (failure.missing?.length && ownRequirement(testInfo) !== 'VIS-02') await blockIfLost(testInfo, api, kit.context.profile, exchanges[0], failure.missing);
+      await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange: exchanges[0], exchanges }, null, 2), contentType: 'application/json' });
+      throw new Error(formatFailure(failure, exchanges[0]));
     });
   },
 });

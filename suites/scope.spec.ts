@@ -1,87 +1,119 @@
-import { test, requirement, groupsOf, listBody } from './fixtures';
-import { everyItem, isListResult, listsExactly, listsIncluding, listsNoneOf, totalCountIs } from './checks';
-import { ahead, together } from './api';
+import { test, requirement, groupsOf, itemsOf, listBody, LISTED } from './fixtures';
+import { everyItem, listedBy, listsExactly, listsIncluding, listsNoneOf, owned, refusedOrNoneOf, type Step } from './checks';
+import type { Exchange } from './exchange';
+import type { ListQuery } from './api';
+import { together } from './api';
 
-// Requests that do not depend on each other's answers are sent a few at a time through
-// ahead()/together() (so a slow target's latency overlaps instead of adding up) and judged one by
-// one in the order they were listed: the same requests, the same checks, in the same order.
+// A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
+// spec documents 400 and 403 for lists), or it lists none of those groups and counts none of them.
+
+const notOtherUsers = 'The result covers only the groups of the current user.';
+const onlyThatChannel = 'When the token is bound to a fixed channel, only that channel\'s groups are returned.';
 
 test.describe('SCOPE user scoping', () => {
-  const notOtherUsers = 'The result covers only the groups of the current user.';
-
-  test('SCOPE-01 The second user\'s list never shows the primary user\'s groups', requirement('SCOPE-01'), async ({ api, dataset, verify, kit }) => {
+  test('SCOPE-01 The second user\'s list never shows the primary user\'s groups', requirement('SCOPE-01'), async ({ api, dataset, verify, profile }) => {
     api.token('otherUser');
-    const profile = kit.context.profile;
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
     const noRunNames = everyItem(`Name does not start with this run's prefix ${dataset.prefix}`, (item) => !String(item.Name).startsWith(dataset.prefix), notOtherUsers);
+    const substring = profile.list.nameMatch === 'case-insensitive-substring';
     // The plain first page: where a server that ignores the user would most likely show new groups.
     const [plain, byPrefix] = await together([
       () => api.call('ListAssetGroups', listBody(profile, { pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' }),
-      ...(profile.list.nameMatch === 'case-insensitive-substring' ? [() => api.call('ListAssetGroups', listBody(profile, { name: dataset.prefix, pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' })] : []),
+      ...(substring ? [() => api.call('ListAssetGroups', listBody(profile, { name: dataset.prefix, pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' })] : []),
     ]);
-    await verify(plain, [isListResult, listsNoneOf(mine, notOtherUsers), noRunNames]);
-    if (byPrefix) {
-      await verify(byPrefix, [isListResult, listsNoneOf(mine, notOtherUsers), noRunNames]);
-    }
+    await verify(plain, [...listedBy('LIST-01'), listsNoneOf(mine, notOtherUsers), noRunNames]);
+    if (byPrefix) await verify(byPrefix, [refusedOrNoneOf(mine, notOtherUsers, { totalCount: 0 }), noRunNames]);
   });
 
-  test('SCOPE-02 Filtering by another user\'s group Id finds nothing', requirement('SCOPE-02'), async ({ api, dataset, verify, kit }) => {
+  test('SCOPE-02 Filtering by another user\'s group Id finds nothing', requirement('SCOPE-02'), async ({ api, dataset, verify, profile }) => {
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: mine }), { as: 'otherUser' }), [isListResult, listsNoneOf(mine, notOtherUsers), totalCountIs(0)]);
+    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: mine }), { as: 'otherUser' }), [refusedOrNoneOf(mine, notOtherUsers, { totalCount: 0 })]);
   });
 
-  test('SCOPE-03 Filtering by another user\'s exact group Name finds nothing', requirement('SCOPE-03'), async ({ api, dataset, verify, kit }) => {
+  test('SCOPE-03 Filtering by another user\'s exact group Name finds nothing', requirement('SCOPE-03'), async ({ api, dataset, verify, profile }) => {
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true);
-    const answers = await together(mine.slice(0, 2).map((group) => () => api.call('ListAssetGroups', listBody(kit.context.profile, { name: group.sent.Name }), { as: 'otherUser' })));
-    for (const answer of answers) {
-      await verify(answer, [isListResult, listsNoneOf(mine.map((g) => g.id), notOtherUsers)]);
+    const answers = await together(mine.slice(0, 2).map((group) => () => api.call('ListAssetGroups', listBody(profile, { name: group.sent.Name }), { as: 'otherUser' })));
+    for (const answer of answers) await verify(answer, [refusedOrNoneOf(mine.map((g) => g.id), notOtherUsers, { totalCount: 0 })]);
+  });
+
+  test('SCOPE-04 Another user finds none of the primary user\'s groups through the asset-space or group-type filter, alone or combined', requirement('SCOPE-04'), async ({ api, dataset, verify, profile }) => {
+    api.token('otherUser');
+    const primary = groupsOf(dataset, (g) => g.via === 'primary');
+    const mine = groupsOf(dataset, () => true).map((g) => g.id);
+    const space = await spaceOf(api, profile, primary[0].id, 'primary', verify);
+    const queries: [ListQuery, number | undefined][] = [
+      [{ assetSpaceId: space }, undefined],
+      [{ assetSpaceId: space, groupIds: mine }, 0],
+      [{ groupType: 'AIGC', groupIds: mine }, 0],
+      [{ groupType: 'AIGC', name: primary[0].sent.Name }, 0],
+      [{ assetSpaceId: space, groupType: 'AIGC', name: primary[0].sent.Name, groupIds: mine }, 0],
+    ];
+    const answers = await together(queries.map(([query]) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' })));
+    for (const [i, [query, totalCount]] of queries.entries()) {
+      await test.step(JSON.stringify(Object.keys(query)), async () => verify(answers[i], [refusedOrNoneOf(mine, notOtherUsers, { totalCount })]));
     }
   });
 });
 
+/** The AssetSpaceId of one group, as its own token lists it (the create request carries none). */
+async function spaceOf(api: import('./api').Api, profile: import('../schemas/profile').Profile, id: string, as: 'primary' | 'channelA' | 'channelB', verify: (ex: Exchange, steps: Step[]) => Promise<void>): Promise<string> {
+  const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: [id] }), { as });
+  await verify(listed, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding([id]))]);
+  const space = itemsOf(listed).find((item) => item.Id === id)?.AssetSpaceId;
+  test.skip(typeof space !== 'string', 'not assessable: the group carries no AssetSpaceId string (SCHEMA-02 judges that)');
+  return space as string;
+}
+
 test.describe('CHAN channel scoping', () => {
-  const onlyThatChannel = 'When the token is bound to a fixed channel, only that channel\'s groups are returned.';
-
-  test('CHAN-01 A channel-bound token lists the groups created through it', requirement('CHAN-01'), async ({ api, dataset, verify, kit }) => {
+  test('CHAN-01 A channel-bound token lists the groups created through it', requirement('CHAN-01'), async ({ api, dataset, verify, profile }) => {
     api.token('channelA');
     api.token('channelB');
-    // A role's missing groups (groupsOf throws) surface where its list is judged.
-    const answers = await ahead((['channelA', 'channelB'] as const).map((role) => async () => {
-      const own = groupsOf(dataset, (g) => g.via === role).map((g) => g.id);
-      return { own, listed: await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: own }), { as: role }) };
-    }));
-    for (const answer of answers) {
-      const { own, listed } = await answer;
-      await verify(listed, [isListResult, listsIncluding(own)]);
-    }
-  });
-
-  test('CHAN-02 A channel-bound token never lists another channel\'s groups', requirement('CHAN-02'), async ({ api, dataset, verify, kit }) => {
-    api.token('channelA');
-    api.token('channelB');
-    const all = groupsOf(dataset, () => true);
     const roles = ['channelA', 'channelB'] as const;
-    const bySubstring = kit.context.profile.list.nameMatch === 'case-insensitive-substring';
-    const answers = await together(roles.flatMap((role) => [
-      // Asked by Id for every run group: the other channel's, and those created without a channel.
-      () => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: all.map((g) => g.id) }), { as: role }),
-      ...(bySubstring ? [() => api.call('ListAssetGroups', listBody(kit.context.profile, { name: dataset.prefix, pageSize: kit.context.profile.list.pageSize.maximum }), { as: role })] : []),
-    ]));
-    for (const role of roles) {
-      const others = all.filter((g) => g.via !== role).map((g) => g.id);
-      await verify(answers.shift()!, [isListResult, listsNoneOf(others, onlyThatChannel)]);
-      if (bySubstring) {
-        await verify(answers.shift()!, [isListResult, listsNoneOf(others, onlyThatChannel)]);
-      }
-    }
+    const own = roles.map((role) => groupsOf(dataset, (g) => g.via === role).map((g) => g.id));
+    const answers = await together(roles.map((role, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: own[i] }), { as: role })));
+    for (const [i, answer] of answers.entries()) await verify(answer, [...LISTED, listsIncluding(own[i])]);
   });
 
-  test('CHAN-03 An unbound token of the same user lists the groups of every channel', requirement('CHAN-03'), async ({ api, dataset, verify, kit }) => {
+  test('CHAN-02 A channel-bound token never lists another channel\'s groups', requirement('CHAN-02'), async ({ api, dataset, verify, profile }) => {
+    api.token('channelA');
+    api.token('channelB');
+    // Groups created through an unbound token are left out: which channel they belong to is not shown.
+    const roles = ['channelA', 'channelB'] as const;
+    const substring = profile.list.nameMatch === 'case-insensitive-substring';
+    const reads = roles.flatMap((role) => {
+      const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
+      return [
+        { others, call: () => api.call('ListAssetGroups', listBody(profile, { groupIds: others }), { as: role }) },
+        ...(substring ? [{ others, call: () => api.call('ListAssetGroups', listBody(profile, { name: dataset.prefix, pageSize: profile.list.pageSize.maximum }), { as: role }) }] : []),
+      ];
+    });
+    const answers = await together(reads.map((r) => r.call));
+    for (const [i, answer] of answers.entries()) await verify(answer, [refusedOrNoneOf(reads[i].others, onlyThatChannel)]);
+  });
+
+  test('CHAN-03 An unbound token of the same user lists the groups of every channel', requirement('CHAN-03'), async ({ api, dataset, verify, profile }) => {
     api.token('channelA');
     api.token('channelB');
     const channelGroups = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: channelGroups })), [isListResult, listsExactly(channelGroups)]);
+    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: channelGroups })), [...LISTED, listsExactly(channelGroups)]);
+  });
+
+  test('CHAN-04 A channel-bound token finds no group of another channel through any filter, and counts none', requirement('CHAN-04'), async ({ api, dataset, verify, profile }) => {
+    const [a] = groupsOf(dataset, (g) => g.via === 'channelA');
+    const [b] = groupsOf(dataset, (g) => g.via === 'channelB');
+    const pairs = [[a, 'channelB'], [b, 'channelA']] as const;
+    const spaces = [await spaceOf(api, profile, a.id, 'channelA', verify), await spaceOf(api, profile, b.id, 'channelB', verify)];
+    const queries = pairs.flatMap(([other, as], i): [ListQuery, typeof as, string, number | undefined][] => [
+      [{ name: other.sent.Name }, as, other.id, 0],
+      [{ assetSpaceId: spaces[i] }, as, other.id, undefined],
+      [{ assetSpaceId: spaces[i], groupIds: [other.id] }, as, other.id, 0],
+      [{ groupType: 'AIGC', groupIds: [other.id] }, as, other.id, 0],
+    ]);
+    const answers = await together(queries.map(([query, as]) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as })));
+    for (const [i, [query, as, id, totalCount]] of queries.entries()) {
+      await test.step(`${as} ${JSON.stringify(Object.keys(query))}`, async () => verify(answers[i], [refusedOrNoneOf([id], onlyThatChannel, { totalCount })]));
+    }
   });
 });
