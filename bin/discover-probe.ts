@@ -403,7 +403,7 @@ export class Prober {
       if (answer.status === 400) return 'refused';
       throw new TargetError(`a create of ${field} with ${length} characters got neither 200 nor 400: ${outcomes[outcomes.length - 1]}`);
     };
-    const found = await this.bound(accepted, big, probe, setting, outcomes, 'characters');
+    const found = await this.bound(accepted, big, probe, setting, outcomes, 'characters', 9);
     if (found !== undefined) this.decide(setting, found, ...outcomes);
   }
 

@@ -1,0 +1,214 @@
+/**
+ * `agc profile discover` against the reference server serving each profile variant
+ * (reference/profile-variants.ts), and against the plain reference profile:
+ *
+ * - the draft's settings equal the variant's choices, it passes the kit's own profile validation,
+ *   and the discovery stayed within its budget (the server's own counters: at most 60 requests and
+ *   6 groups created), never printing or writing a token;
+ * - the kit, run with the draft as AG_PROFILE against that server, rates it `conformant`.
+ *
+ * Plus what discovery does when refusals name no bound (bisection), and with faulty targets.
+ * Each server runs in this worker: port 0, short snapshot lag, no create rate limit.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { PROFILE_VARIANTS, type ProfileVariant } from '../reference/profile-variants';
+import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type ReferenceServer } from '../reference/server';
+import { loadProfile, profileFromOverride, type Profile } from '../schemas/profile';
+import { checkProfileConsistency } from '../schemas';
+import { readJson, referenceTokenEnv, runAgc, type KitRun } from './harness';
+
+test.describe.configure({ mode: 'parallel' });
+
+const BUDGET = { requests: 60, creates: 6 };
+const SPEC = readFileSync(path.join(__dirname, '..', 'spec', 'asset-group-interface.md'), 'utf8');
+const TOKENS = Object.values(referenceTokenEnv());
+/** The target's settings, as the kit's suites read them: everything but the name and the schemas. */
+const settings = (p: Profile) => ({ list: p.list, create: p.create, error: p.error, timestamps: p.timestamps });
+
+const QUICK = { AG_VISIBILITY_TIMEOUT_MS: '2500', AG_REQUEST_TIMEOUT_MS: '5000' };
+
+async function serve(profile: Profile | undefined, hooks?: Partial<ReferenceHooks>): Promise<ReferenceServer> {
+  return startReferenceServer({ profile, hooks, port: 0, lagMs: 25, createRate: null });
+}
+
+function work(label: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `agc-discover-${label}-`));
+}
+
+/** Runs the discovery as a user would, with the reference tokens as AG_TOKEN…; asserts nothing. */
+function discover(url: string, out: string, dir: string, extra: Record<string, string> = {}): Promise<KitRun> {
+  return runAgc(['profile', 'discover', '--out', out], { ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: url, ...extra }, { timeoutMs: 90_000, dir });
+}
+
+function expectNoToken(...texts: string[]): void {
+  for (const text of texts) for (const token of TOKENS) expect(text.includes(token), 'a token was printed or written').toBe(false);
+}
+
+const plainReference: ProfileVariant = { name: 'reference', description: 'The reference profile itself.', allows: '', profile: {} };
+
+test.describe('profile variants', () => {
+  test('every variant passes the kit\'s profile validation and quotes the spec verbatim', () => {
+    const names = PROFILE_VARIANTS.map((v) => v.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const v of PROFILE_VARIANTS) {
+      expect(v.name).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(SPEC.includes(v.allows), `${v.name}: "${v.allows}" is not in the spec`).toBe(true);
+      const p = profileFromOverride(v.profile, v.name);
+      expect(checkProfileConsistency(p), v.name).toEqual([]);
+      // One choice each: a variant that equals the reference proves nothing.
+      expect(settings(p), v.name).not.toEqual(settings(loadProfile()));
+    }
+  });
+});
+
+for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
+  test.describe(`variant ${variant.name}`, () => {
+    const expected = profileFromOverride(variant.profile, variant.name);
+
+    test(`discover drafts the ${variant.name} profile within the budget`, async () => {
+      test.setTimeout(120_000);
+      const server = await serve(expected, variant.hooks);
+      try {
+        const dir = work(variant.name);
+        const out = path.join(dir, 'profile.yaml');
+        const run = await discover(server.url, out, dir);
+        const stats = server.stats();
+        expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+        expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
+        expect(stats.creates, 'groups the server created').toBeLessThanOrEqual(BUDGET.creates);
+        const drafted = loadProfile(out);
+        expect(checkProfileConsistency(drafted)).toEqual([]);
+        expect(settings(drafted)).toEqual(settings(expected));
+        const text = readFileSync(out, 'utf8');
+        expectNoToken(text, run.stdout, run.stderr);
+        // Output: the file, and the budget it used, in the server's own figures.
+        expect(run.stdout).toContain(`draft written: ${out}`);
+        expect(run.stdout).toContain(`used ${stats.requests} requests of 60, ${stats.creates} groups created of 6`);
+        // Every group it created carries the run prefix (the draft lists them, g1, g2, …).
+        const prefix = /Names starting with (agc-[a-z0-9-]+-)/.exec(run.stdout)?.[1];
+        expect(prefix).toBeTruthy();
+        const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
+        expect(listed.length).toBe(stats.creates);
+        for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
+        test.info().annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates` });
+      } finally {
+        await server.close();
+      }
+    });
+
+    test(`the kit rates the ${variant.name} server conformant with the drafted profile`, async () => {
+      test.setTimeout(240_000);
+      const server = await serve(expected, variant.hooks);
+      try {
+        const dir = work(`${variant.name}-run`);
+        const out = path.join(dir, 'profile.yaml');
+        const discovered = await discover(server.url, out, dir);
+        expect(discovered.status, `${discovered.stdout}\n${discovered.stderr}`).toBe(0);
+        const reportDir = path.join(dir, 'report');
+        const run = await runAgc(
+          ['run', '--profile', out, '--report-dir', reportDir],
+          { ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: server.url, AG_NUM_RUNS: '10', AG_SEED: '7' },
+          { timeoutMs: 200_000, dir },
+        );
+        const report = readJson<{ verdict: string; firstReason?: string; profile?: unknown }>(path.join(reportDir, 'conformance.json'));
+        expect(report.verdict, `${report.firstReason}\n${run.stdout.slice(-3000)}`).toBe('conformant');
+        expect(run.status).toBe(0);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
+
+test.describe('discover without hints, and faulty targets', () => {
+  test('refusals that name no bound: lengths and the largest page are bisected within the budget', async () => {
+    test.setTimeout(120_000);
+    // The same choices as the reference profile, but every error message says only "invalid request".
+    const terse: Partial<ReferenceHooks> = {
+      errorBody: (meta, error, ctx) => defaultHooks.errorBody(meta, new ApiError(error.status, error.code, 'invalid request', error.headers), ctx),
+    };
+    const expected = loadProfile();
+    const server = await serve(expected, terse);
+    try {
+      const dir = work('terse');
+      const out = path.join(dir, 'profile.yaml');
+      const run = await discover(server.url, out, dir);
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
+      expect(server.stats().creates).toBeLessThanOrEqual(BUDGET.creates);
+      expect(settings(loadProfile(out))).toEqual(settings(expected));
+    } finally {
+      await server.close();
+    }
+  });
+
+  type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  const faults: [string, Fault, RegExp][] = [
+    ['accepts connections but never answers', () => undefined, /no (complete )?answer within 1500 ms/],
+    ['answers an HTML 502 from a proxy', (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'), /HTTP 502 \(text\/html\) is not JSON: "502 Bad Gateway"/],
+    ['answers JSON that is not this API', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true}'), /does not look like the asset-group API/],
+  ];
+  for (const [what, fault, message] of faults) {
+    test(`a target that ${what} gets a clear message and exit 2, no draft`, async () => {
+      const server = http.createServer(fault);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const dir = work('fault');
+        const out = path.join(dir, 'profile.yaml');
+        const run = await discover(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, out, dir, { AG_REQUEST_TIMEOUT_MS: '1500' });
+        expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(2);
+        expect(run.stderr).toMatch(message);
+        expect(run.stderr).toMatch(/no draft written; used 1 requests of 60, 0 groups created of 6/);
+        expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+        expect(run.durationMs).toBeLessThan(20_000);
+        expectNoToken(run.stdout, run.stderr);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+  }
+
+  test('an unreachable target gets a clear message and exit 2', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const dir = work('unreachable');
+    const run = await discover(`http://127.0.0.1:${port}`, path.join(dir, 'profile.yaml'), dir);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(2);
+    expect(run.stderr).toMatch(/connection refused \(is the target up\?\)/);
+  });
+
+  test('a refused token is a configuration error (exit 3) and is never printed', async () => {
+    const server = await serve(undefined);
+    try {
+      const dir = work('token');
+      const wrong = 'wrong-token-5f2c9a';
+      const run = await discover(server.url, path.join(dir, 'profile.yaml'), dir, { AG_TOKEN: wrong });
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(3);
+      expect(run.stderr).toMatch(/AG_TOKEN was refused/);
+      expect(`${run.stdout}\n${run.stderr}`).not.toContain(wrong);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('--help explains it; a missing --out or AG_TOKEN is a usage error', async () => {
+    const help = await runAgc(['profile', 'discover', '--help'], {});
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/at most 60 requests and at most 6 groups created/);
+    expect(help.stdout).toMatch(/AG_PROFILE=FILE npx agc run/);
+    const noOut = await runAgc(['profile', 'discover'], {});
+    expect(noOut.status).toBe(3);
+    expect(noOut.stderr).toMatch(/--out FILE is required/);
+    const noToken = await runAgc(['profile', 'discover', '--out', path.join(work('usage'), 'p.yaml')], { AG_BASE_URL: 'http://127.0.0.1:9' });
+    expect(noToken.status).toBe(3);
+    expect(noToken.stderr).toMatch(/AG_TOKEN is required/);
+  });
+});
