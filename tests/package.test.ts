@@ -1,0 +1,152 @@
+// The kit as a package: `npm pack` ships what running needs and nothing else, and the tarball,
+// installed into an empty project, runs there as the README says: `npx agc reference` starts the
+// reference server, `npx agc run --base-url URL` (tokens from that project's .env) writes
+// ./conformance-report/ in that project and exits with the verdict.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ConformanceSummary } from '../reporters/verdict';
+import { expect, test } from './fixtures';
+import { readJson, ROOT } from './harness';
+
+test.describe.configure({ mode: 'parallel' });
+
+const EXIT: Record<string, number> = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
+
+interface Done {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without the developer's kit variables, so nothing steers the installed kit but what the test gives it. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && !key.startsWith('TEST_')));
+  return { ...env, ...extra };
+}
+
+/** Runs a command to completion, bounded: SIGINT after `timeoutMs` (SIGTERM would orphan a webServer), then SIGKILL. */
+function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Done> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    }, timeoutMs);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+const output = (done: Done) => `exit ${done.status}\n--- stdout\n${done.stdout.slice(-4000)}\n--- stderr\n${done.stderr.slice(-4000)}`;
+
+test('npm pack ships what running needs, and no tests, bench or examples', async () => {
+  const done = await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT, cleanEnv(), 60_000);
+  expect(done.status, output(done)).toBe(0);
+  const [{ files }] = JSON.parse(done.stdout) as { files: { path: string }[] }[];
+  const paths = files.map((f) => f.path);
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'bin/agc.mjs',
+    'playwright.config.ts',
+    'suites/global-setup.ts',
+    'suites/config.ts',
+    'reporters/verdict.ts',
+    'schemas/index.ts',
+    'schemas/conformance-report.schema.json',
+    'reference/main.ts',
+    'reference/server.ts',
+    'spec/openapi.yaml',
+    'spec/openapi.single-path.yaml',
+    'spec/profile.yaml',
+    'spec/requirements.yaml',
+  ]) {
+    expect(paths, needed).toContain(needed);
+  }
+  expect(paths.some((p) => p.startsWith('suites/') && p.endsWith('.spec.ts')), 'the suites').toBe(true);
+  const unwanted = paths.filter((p) => /^(tests|bench|examples|\.ci|node_modules|test-results|conformance-report)\//.test(p) || /(^|\/)\.env$/.test(p) || p === 'spec/single-path.ts');
+  expect(unwanted).toEqual([]);
+});
+
+test('the packed kit installs into an empty project, where `npx agc reference` and `npx agc run --base-url` work and write ./conformance-report/', async () => {
+  test.setTimeout(300_000);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'agc-package-'));
+  const project = path.join(work, 'project');
+  mkdirSync(project);
+
+  const tarball = await test.step('npm pack', async () => {
+    const done = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT, cleanEnv(), 60_000);
+    expect(done.status, output(done)).toBe(0);
+    const packed = readdirSync(work).filter((name) => /^asset-group-conformance-kit-\d+\.\d+\.\d+.*\.tgz$/.test(name));
+    expect(packed).toHaveLength(1);
+    return path.join(work, packed[0]);
+  });
+
+  await test.step('npm install ./asset-group-conformance-kit-x.y.z.tgz into an empty project', async () => {
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'someone-elses-project', version: '1.0.0', private: true }, null, 2));
+    const done = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project, cleanEnv(), 240_000);
+    expect(done.status, output(done)).toBe(0);
+    expect(existsSync(path.join(project, 'node_modules', '.bin', 'agc'))).toBe(true);
+  });
+
+  // `npx agc reference` in that project: its URL and tokens, as it prints them, become the project's .env.
+  // Its own process group, stopped as Ctrl-C would stop it: SIGINT to npx, agc, tsx and the server alike.
+  const reference = spawn('npx', ['--no', 'agc', 'reference', '--port', '0', '--lag', '50', '--create-rate', 'off'], { cwd: project, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let printed = '';
+  reference.stdout.on('data', (d) => (printed += d));
+  reference.stderr.on('data', (d) => (printed += d));
+  const closed = new Promise<void>((resolve) => reference.on('close', () => resolve()));
+  try {
+    const url = await test.step('npx agc reference prints its URL and tokens', async () => {
+      const deadline = Date.now() + 60_000;
+      while (!/AG_TOKEN_CHANNEL_B=\S+/.test(printed)) {
+        expect(reference.exitCode, printed).toBeNull();
+        expect(Date.now() < deadline, `no URL and tokens within 60 s:\n${printed}`).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const tokens = printed.split('\n').filter((line) => /^AG_TOKEN\w*=\S+$/.test(line));
+      expect(tokens).toHaveLength(4);
+      writeFileSync(path.join(project, '.env'), `${tokens.join('\n')}\n`);
+      return /AG_REFERENCE_URL=(\S+)/.exec(printed)![1];
+    });
+
+    await test.step('npx agc run --base-url URL: reports in ./conformance-report/, exit status = verdict', async () => {
+      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url], project, cleanEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }), 240_000);
+      const all = `${done.stdout}\n${done.stderr}`;
+      expect(all, output(done)).not.toMatch(/Cannot find module|SyntaxError|ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION/);
+      const reportDir = path.join(project, 'conformance-report');
+      for (const file of ['conformance.json', 'index.html', 'junit.xml']) expect(existsSync(path.join(reportDir, file)), `${file}\n${output(done)}`).toBe(true);
+      const summary = readJson<ConformanceSummary>(path.join(reportDir, 'conformance.json'));
+      expect(done.status, output(done)).toBe(EXIT[summary.verdict]);
+      expect(summary.target.baseURL).toBe(url);
+      expect(summary.target.embedded).toBe(false);
+      // The suites ran against the target (loosely: others are changing them right now).
+      expect(summary.requirements.filter((r) => r.status === 'passed').length, summary.firstReason ?? '').toBeGreaterThanOrEqual(10);
+      // The other users' and channels' tokens came from the project's .env: their checks were assessed, not skipped.
+      for (const id of ['SCOPE-01', 'CHAN-01']) expect(summary.requirements.find((r) => r.id === id)?.status, id).not.toBe('skipped');
+      expect(summary.requirements.find((r) => r.id === 'AUTH-01')?.status).toBe('passed');
+    });
+  } finally {
+    if (reference.exitCode === null && reference.signalCode === null) {
+      const group = (signal: NodeJS.Signals) => {
+        try {
+          process.kill(-reference.pid!, signal);
+        } catch {
+          // already gone
+        }
+      };
+      group('SIGINT');
+      const timer = setTimeout(() => group('SIGKILL'), 5_000);
+      await closed;
+      clearTimeout(timer);
+    }
+  }
+});
