@@ -113,6 +113,8 @@ export interface ReferenceHooks {
   timestamp(): string;
   createGroup(principal: Principal, input: CreateInput, ctx: HookContext): GroupRecord;
   validateList(body: Record<string, unknown>, ctx: HookContext): ListQuery | ApiError;
+  /** May refuse a valid list query for this caller (a variant's 403 for foreign filter values); the reference refuses none. */
+  authorizeList(principal: Principal, query: ListQuery, ctx: HookContext): ApiError | null;
   /** The spec's list rules 1 and 3: the caller's user only, and a bound token's channel only. */
   visibleTo(group: GroupRecord, principal: Principal): boolean;
   matchesFilter(group: GroupRecord, filter: ListFilter, ctx: HookContext): boolean;
@@ -330,6 +332,10 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
   return { filter, pageNumber, pageSize };
 }
 
+export function authorizeList(): ApiError | null {
+  return null;
+}
+
 export function visibleTo(group: GroupRecord, principal: Principal): boolean {
   if (group.ownerUserId !== principal.userId) return false;
   return principal.channel === null || group.channel === principal.channel;
@@ -418,6 +424,7 @@ export const defaultHooks: ReferenceHooks = {
   timestamp,
   createGroup,
   validateList,
+  authorizeList,
   visibleTo,
   matchesFilter,
   listGroups,

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { referenceTokens, TOKEN_ROLES } from './config';
 import { findMutant, MUTANTS, type Mutant } from './mutants';
+import { findVariant, VARIANTS, type Variant } from './variants';
 import { DEFAULT_CREATE_RATE, startReferenceServer, type ReferenceOptions } from './server';
 
 const DEFAULT_PORT = 8787;
@@ -26,6 +27,8 @@ Options:
   --no-print-tokens           do not print the tokens
   --mutant NAME               serve a deliberately broken variant (see reference/mutants.ts)
   --list-mutants              list the mutants and exit
+  --variant NAME              serve a legitimate variant: one choice the spec leaves open (see reference/variants.ts)
+  --list-variants             list the variants and exit
   -h, --help                  show this help
 
 Token values come from AG_REF_TOKEN, AG_REF_TOKEN_OTHER_USER, AG_REF_TOKEN_CHANNEL_A and
@@ -41,7 +44,7 @@ function integerOption(name: string, raw: string | undefined, min: number, max: 
   return Number(raw);
 }
 
-function parseCommandLine(argv: string[]): { help: true } | { listMutants: true } | { help: false; options: ReferenceOptions; printTokens: boolean; mutant?: Mutant } {
+function parseCommandLine(argv: string[]): { help: true } | { listMutants: true } | { listVariants: true } | { help: false; options: ReferenceOptions; printTokens: boolean; mutant?: Mutant; variant?: Variant } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -58,6 +61,8 @@ function parseCommandLine(argv: string[]): { help: true } | { listMutants: true 
         'no-print-tokens': { type: 'boolean' },
         mutant: { type: 'string' },
         'list-mutants': { type: 'boolean' },
+        variant: { type: 'string' },
+        'list-variants': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -69,6 +74,7 @@ function parseCommandLine(argv: string[]): { help: true } | { listMutants: true 
   const { values, tokens } = parsed;
   if (values.help) return { help: true };
   if (values['list-mutants']) return { listMutants: true };
+  if (values['list-variants']) return { listVariants: true };
 
   const options: ReferenceOptions = { port: integerOption('port', values.port, 0, 65535) ?? DEFAULT_PORT };
   options.lagMs = integerOption('lag', values.lag, 0, 86_400_000);
@@ -89,7 +95,11 @@ function parseCommandLine(argv: string[]): { help: true } | { listMutants: true 
   const mutant = values.mutant === undefined ? undefined : findMutant(values.mutant);
   if (values.mutant !== undefined && !mutant) throw new UsageError(`--mutant: no mutant named ${JSON.stringify(values.mutant)} (--list-mutants lists them)`);
   if (mutant) options.hooks = mutant.hooks;
-  return { help: false, options, printTokens, mutant };
+  const variant = values.variant === undefined ? undefined : findVariant(values.variant);
+  if (values.variant !== undefined && !variant) throw new UsageError(`--variant: no variant named ${JSON.stringify(values.variant)} (--list-variants lists them)`);
+  if (variant && mutant) throw new UsageError('--variant and --mutant exclude each other');
+  if (variant) options.hooks = variant.hooks;
+  return { help: false, options, printTokens, mutant, variant };
 }
 
 async function main(): Promise<void> {
@@ -103,6 +113,10 @@ async function main(): Promise<void> {
   }
   if ('listMutants' in command) {
     process.stdout.write(MUTANTS.map((m) => `${m.name}  (${m.breaks})  ${m.description}\n`).join(''));
+    return;
+  }
+  if ('listVariants' in command) {
+    process.stdout.write(VARIANTS.map((v) => `${v.name}  ${v.description}\n`).join(''));
     return;
   }
   if (command.help) {
@@ -121,6 +135,7 @@ async function main(): Promise<void> {
   }
 
   // On stderr: the first stdout line stays AG_REFERENCE_URL, which the kit's config waits for.
+  if (command.variant) process.stderr.write(`reference: serving variant ${command.variant.name}: ${command.variant.description}\n`);
   if (command.mutant) process.stderr.write(`reference: serving mutant ${command.mutant.name}, which breaks ${command.mutant.breaks}: ${command.mutant.description}\n`);
   const lines = [`AG_REFERENCE_URL=${server.url}`];
   if (command.printTokens) {

@@ -200,6 +200,8 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     }
     const query = hooks.validateList(body, ctx);
     if (query instanceof ApiError) return query;
+    const refused = hooks.authorizeList(principal, query, ctx);
+    if (refused) return refused;
     return { status: 200, body: hooks.listGroups(principal, query, ctx) };
   }
 

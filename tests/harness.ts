@@ -18,7 +18,7 @@ export interface KitRun {
 }
 
 /** The kit's variables stripped from the parent's environment, so a self-test is never steered by the developer's .env or shell. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && key !== 'TEST_WORKER_INDEX' && key !== 'TEST_PARALLEL_INDEX') env[key] = value;

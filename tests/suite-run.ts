@@ -1,0 +1,151 @@
+/**
+ * Runs the conformance suites against a reference server started with given hooks (a mutant, a
+ * variant, or none) and reads what failed. Shared by tests/mutants.test.ts and tests/variants.test.ts.
+ *
+ * Each run starts its server in this worker (port 0, short snapshot lag, no rate limit) and the
+ * suites in a child process with a fixed seed, so outcomes are deterministic. The child runs on one
+ * worker: the suites then run in file order, which keeps what one test creates before another reads
+ * the same on every run; the self-test's own workers run servers side by side.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from '@playwright/test';
+import { datasetFile } from '../suites/dataset';
+import { referenceTokens, TOKEN_ROLES } from '../reference/config';
+import { startReferenceServer, type ReferenceHooks } from '../reference/server';
+import { loadCatalogue } from '../schemas/requirements';
+import { attachmentsOf, cleanEnv, ROOT, testsOfReport, type JsonReport } from './harness';
+
+const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
+/** Settings of every suite run. Short lag and visibility timeout: never-visible mutants wait only this long. */
+export const RUN = {
+  lagMs: 25,
+  visibilityTimeoutMs: 2500,
+  requestTimeoutMs: 5000,
+  // Fixed, so the fast-check properties draw the same cases every run.
+  seed: 7,
+  numRuns: 10,
+  workers: 1,
+} as const;
+
+const catalogue = loadCatalogue();
+const levelOf = new Map(catalogue.requirements.map((r) => [r.id, r.level]));
+
+export interface TestOutcome {
+  title: string;
+  requirement: string | undefined;
+  status: string;
+  /** Failure.check of each evidence attachment of a failed test. */
+  failingChecks: string[];
+  /** Checks the test applied (annotations of type "check"). */
+  appliedChecks: string[];
+  /** Requirements whose failure blocked this test. */
+  blockedBy: string[];
+  /** Findings this test attributed to the requirements that own them: { requirement, check }. */
+  findings: { requirement: string; check: string }[];
+  /** The profile setting a not-assessable test names. */
+  profileMismatch: string | undefined;
+  error: string;
+}
+
+export interface SuiteRun {
+  tests: TestOutcome[];
+  /** Requirement IDs with a failed test, or a finding another test attributed to them. */
+  fails: string[];
+  checks: string[];
+  /** MUST requirements with a test that was blocked or not assessable. */
+  mustNotJudged: string[];
+  errors: string[];
+  exitCode: number | null;
+  stderr: string;
+  durationMs: number;
+}
+
+export const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
+
+/** The child's environment: clean of the developer's settings, pointing at this server with the reference tokens. */
+function childEnv(baseURL: string, runId: string, work: string): NodeJS.ProcessEnv {
+  const env = cleanEnv();
+  const tokens = referenceTokens();
+  for (const info of TOKEN_ROLES) env[info.clientEnv] = tokens[info.role];
+  Object.assign(env, {
+    AG_BASE_URL: baseURL,
+    AG_VISIBILITY_TIMEOUT_MS: String(RUN.visibilityTimeoutMs),
+    AG_REQUEST_TIMEOUT_MS: String(RUN.requestTimeoutMs),
+    AG_SEED: String(RUN.seed),
+    AG_NUM_RUNS: String(RUN.numRuns),
+    AG_RUN_ID: runId,
+    AG_REPORT_DIR: path.join(work, 'report'),
+    PLAYWRIGHT_JSON_OUTPUT_FILE: path.join(work, 'report.json'),
+  });
+  return env;
+}
+
+function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+function outcomes(report: JsonReport): TestOutcome[] {
+  return testsOfReport(report).map((t) => ({
+    title: t.title,
+    requirement: t.annotations.find((a) => a.type === 'requirement')?.description,
+    status: t.status,
+    failingChecks: attachmentsOf<{ failure?: { check?: string } }>(t, 'evidence').flatMap((e) => (e.failure?.check ? [e.failure.check] : [])),
+    appliedChecks: t.annotations.filter((a) => a.type === 'check').map((a) => a.description ?? ''),
+    blockedBy: t.annotations.filter((a) => a.type === 'blocked').map((a) => a.description ?? ''),
+    findings: attachmentsOf<{ requirement: string; failure: { check: string } }>(t, 'finding').map((f) => ({ requirement: f.requirement, check: f.failure.check })),
+    profileMismatch: t.annotations.find((a) => a.type === 'profile-mismatch')?.description,
+    error: (t.result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
+  }));
+}
+
+/** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
+export async function runSuites(label: string, hooks: Partial<ReferenceHooks>): Promise<SuiteRun> {
+  const started = performance.now();
+  const server = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0 });
+  const work = mkdtempSync(path.join(os.tmpdir(), `agc-run-${label}-`));
+  // As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit.
+  const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  try {
+    const args = [CLI, 'test', '--reporter=json', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
+    const { code, stderr } = await runNode(args, childEnv(server.url, runId, work));
+    const reportFile = path.join(work, 'report.json');
+    if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
+    const tests = outcomes(report);
+    const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
+    const findings = tests.flatMap((t) => t.findings);
+    return {
+      tests,
+      fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
+      checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),
+      mustNotJudged: sorted(tests.filter((t) => (t.blockedBy.length || t.profileMismatch) && levelOf.get(t.requirement ?? '') === 'MUST').map((t) => t.requirement!)),
+      errors: (report.errors ?? []).map((e) => e.message ?? String(e)),
+      exitCode: code,
+      stderr,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+    rmSync(path.dirname(datasetFile(runId)), { recursive: true, force: true });
+  }
+}
+
+/** Every assessed requirement must have run: a run that lost tests would fail nothing and pass. */
+export function expectComplete(run: SuiteRun): void {
+  expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);
+  const ran = new Set(run.tests.map((t) => t.requirement));
+  const missing = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !ran.has(r.id)).map((r) => r.id);
+  expect(missing, 'requirements with no test in the run').toEqual([]);
+}

@@ -1,0 +1,61 @@
+/**
+ * Proof that no check over-reaches (STYLE 12): the conformance suites run against every variant of
+ * reference/variants.ts, each the reference server plus one choice the spec leaves open, and each
+ * run must fail nothing and leave no MUST unjudged. A failure here is an assumption of the kit that
+ * the spec does not make.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { VARIANTS, VARIANTS_TABLE_PATH, renderVariantsTable } from '../reference/variants';
+import { MUTANTS } from '../reference/mutants';
+import { expectComplete, runSuites } from './suite-run';
+import { ROOT } from './harness';
+import { loadCatalogue } from '../schemas/requirements';
+
+const levels = new Map(loadCatalogue().requirements.map((r) => [r.id, r.level]));
+const isMust = (id: string | undefined) => levels.get(id ?? '') === 'MUST';
+const SPEC = readFileSync(path.join(ROOT, 'spec', 'asset-group-interface.md'), 'utf8');
+
+test.describe('variants', () => {
+  test.setTimeout(180_000);
+  for (const variant of VARIANTS) {
+    test(`variant ${variant.name} (${variant.description}) is rated conformant`, async () => {
+      const run = await runSuites(`v-${variant.name}`, variant.hooks);
+      expectComplete(run);
+      // A failed SHOULD is a warning and leaves the verdict conformant (lenientVersion, lenientAuthHeader warn).
+      const failed = run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`);
+      const attributed = run.tests.flatMap((t) => t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`));
+      const warnings = run.tests.filter((t) => t.status === 'unexpected' && !isMust(t.requirement)).map((t) => t.requirement);
+      if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
+      expect({ failed, attributed, notJudged: run.mustNotJudged }, `variant ${variant.name} is a legitimate server; the kit must not fail it`).toEqual({ failed: [], attributed: [], notJudged: [] });
+    });
+  }
+});
+
+test.describe('variant guards', () => {
+  test('variant names are unique camelCase, apart from the mutants\', and each quotes the spec verbatim', () => {
+    const names = VARIANTS.map((v) => v.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i), 'duplicate variant names').toEqual([]);
+    expect(names.filter((n) => !/^[a-z][A-Za-z0-9]*$/.test(n)), 'names not camelCase').toEqual([]);
+    expect(names.filter((n) => MUTANTS.some((m) => m.name === n)), 'names shared with a mutant').toEqual([]);
+    expect(VARIANTS.filter((v) => !SPEC.includes(v.allows)).map((v) => v.name), 'variants whose `allows` is not a sentence of the spec').toEqual([]);
+    expect(VARIANTS.length).toBeGreaterThanOrEqual(15);
+  });
+
+  test('reference/variants.md is up to date', () => {
+    const current = existsSync(VARIANTS_TABLE_PATH) ? readFileSync(VARIANTS_TABLE_PATH, 'utf8') : '';
+    expect(current === renderVariantsTable(), 'reference/variants.md differs from reference/variants.ts: run npm run variants-table').toBe(true);
+  });
+
+  test('npm run reference -- --list-variants lists every variant; --variant with an unknown name is a usage error', () => {
+    const reference = (args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'reference/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const listed = reference(['--list-variants']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(VARIANTS.map((v) => v.name));
+    const unknown = reference(['--variant', 'noSuchVariant', '--port', '0']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('noSuchVariant');
+  });
+});
