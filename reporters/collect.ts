@@ -54,11 +54,13 @@ export abstract class ConformanceReporter implements Reporter {
     const annotations = [...unique.values()];
     const requirement = annotations.find((a) => a.type === 'requirement')?.description ?? null;
     const failures: FailureEvidence[] = [];
+    const findings: { requirement: string; failure: FailureEvidence }[] = [];
     let counterexample: Outcome['counterexample'];
     for (const attachment of result.attachments) {
       if (!attachment.body) continue;
       const body = cleanDeep(parseJson(attachment.body.toString('utf8')));
       if (attachment.name === 'evidence' && body?.failure) failures.push({ ...body.failure, exchange: body.exchange });
+      else if (attachment.name === 'finding' && body?.failure && typeof body.requirement === 'string') findings.push({ requirement: body.requirement, failure: { ...body.failure, exchange: body.exchange } });
       else if (attachment.name === 'counterexample' && body) counterexample = body;
       else if (attachment.name === 'run' && body && this.facts.baseURL === undefined) Object.assign(this.facts, { baseURL: body.baseURL, embedded: body.embedded, profile: body.profile, seed: body.seed, numRuns: body.numRuns, runId: body.runId, visibilityTimeoutMs: body.visibilityTimeoutMs });
       else if (attachment.name === 'target-identity' && body && this.facts.service === undefined) Object.assign(this.facts, { service: body.Service, region: body.Region });
@@ -90,6 +92,14 @@ export abstract class ConformanceReporter implements Reporter {
       counterexample,
     };
     this.outcomes.set(test.id, outcome);
+    // A check owned by another requirement failed in this test: that is the other requirement's
+    // failure (this test is blocked by it), so it counts there, with where it was noticed.
+    findings.forEach((finding, i) => {
+      this.outcomes.set(`${test.id}#finding-${i}`, {
+        requirement: finding.requirement, title: outcome.title, file: outcome.file, status: 'failed', durationMs: 0,
+        checks: [finding.failure.check], failures: [finding.failure], noticedIn: outcome.title,
+      });
+    });
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | void> {

@@ -51,7 +51,7 @@ export function catalogueFacts(r: RequirementResult): string {
 
 function failedTest(t: Outcome, r: RequirementResult, profileName: string): string {
   return `<details class="evidence" open>
-  <summary>${esc(t.title)}</summary>
+  <summary>${t.noticedIn ? `Found while running “${esc(t.noticedIn)}”` : esc(t.title)}</summary>
   ${t.failures.length ? t.failures.map((f) => failure(f, r, profileName)).join('\n') : `<pre>${esc(t.error ?? 'failed')}</pre>`}
   ${t.counterexample ? counterexample(t.counterexample) : ''}
 </details>`;

@@ -77,7 +77,10 @@ function testcase(r: RequirementResult, summary: ConformanceSummary): string {
   const out = `\n      <system-out>${xml(lines.join('\n'))}</system-out>`;
   switch (r.status) {
     case 'failed': {
-      const detail = r.tests.filter((t) => t.status === 'failed').map((t) => `${t.title}\n${t.error ?? ''}`).join('\n\n');
+      const detail = r.tests
+        .filter((t) => t.status === 'failed')
+        .map((t) => `${t.noticedIn ? `found while running ${t.noticedIn}` : t.title}\n${t.error ?? t.failures.map((f) => `${f.check}: ${f.received}\n${f.documented}\n${f.fix}`).join('\n')}`)
+        .join('\n\n');
       const type = r.level === 'MUST' ? 'MUST' : `${r.level} (warning)`;
       const message = r.profileDifference ? `differs from the profile "${summary.profile.name}": ${r.reason ?? 'failed'}` : (r.reason ?? 'failed');
       return `${open}\n      <failure type="${xml(type)}" message="${xml(message)}">${xml(detail)}</failure>${out}\n    </testcase>`;

@@ -42,6 +42,8 @@ export interface Outcome {
   error?: string;
   failures: FailureEvidence[];
   counterexample?: { seed: number; path: string | null; counterexample: string | null; replay: string };
+  /** Set on a failure found by another requirement's test (a "finding"): the title of that test. */
+  noticedIn?: string;
 }
 
 export interface RunFacts {

@@ -114,3 +114,26 @@ for (const [what, content] of [['missing', null], ['not a conformance.json', '{"
     }
   });
 }
+
+test('a finding of another requirement, noticed in a test that is then blocked by it, is that requirement\'s failure', async () => {
+  const run = await runInlineSuite(`
+import { test } from '@playwright/test';
+const requirement = (id: string) => ({ annotation: { type: 'requirement', description: id } });
+test('ENV-06 A successful response carries a Result object', requirement('ENV-06'), () => {});
+test('LIST-03 The group-type filter returns the matching groups and only those', requirement('LIST-03'), async ({}, testInfo) => {
+  const failure = { check: 'resultPresent', received: 'no Result in the answer', documented: 'a Result object', fix: 'answer a Result object' };
+  await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'ENV-06', failure, exchange: { request: { method: 'POST', url: 'http://t/', headers: {}, body: '{}' } } }), contentType: 'application/json' });
+  testInfo.annotations.push({ type: 'blocked', description: 'ENV-06' });
+  testInfo.skip(true, 'blocked by ENV-06: resultPresent: no Result in the answer');
+});
+`);
+  const s = summaryOf(run);
+  expect(validateReport(s).errors).toEqual([]);
+  expect(byId(s, 'ENV-06')).toMatchObject({ status: 'failed', reason: 'resultPresent: no Result in the answer' });
+  expect(byId(s, 'ENV-06').tests.find((t) => t.noticedIn)).toMatchObject({ noticedIn: 'LIST-03 The group-type filter returns the matching groups and only those', status: 'failed' });
+  expect(byId(s, 'LIST-03')).toMatchObject({ status: 'blocked', blockedBy: ['ENV-06'] });
+  expect(s.verdict).toBe('non-conformant');
+  expect(s.firstReason).toMatch(/^ENV-06 /);
+  expect(written(run, 'index.html')).toContain('Found while running “LIST-03 The group-type filter returns the matching groups and only those”');
+  expect(written(run, 'junit.xml')).toContain('found while running LIST-03 The group-type filter');
+});
