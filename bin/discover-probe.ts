@@ -499,7 +499,7 @@ export class Prober {
           }
           // Nothing listed: the filter works and the group is not visible yet, or the target has
           // none of this user's groups visible at all. Only time tells them apart.
-          if (Date.now() + wait > deadline || waits >= 10) {
+          if (Date.now() + wait > deadline || waits >= 12) {
             const why = `none of the run's groups became visible within ${this.target.visibilityTimeoutMs} ms (AG_VISIBILITY_TIMEOUT_MS), or the Id filter is none of ${CANDIDATES.filterField.join('/')} x ${CANDIDATES.groupIds.join('/')}; last: ${seen}`;
             this.notes.push(why);
             this.keep('list.filterField', why);
@@ -508,7 +508,8 @@ export class Prober {
           }
           waits++;
           await sleep(wait);
-          wait = Math.min(wait * 2, 3000);
+          // Doubling, then steps of an eighth of the visibility timeout: 12 waits span all of it.
+          wait = Math.min(wait * 2, Math.max(3000, this.target.visibilityTimeoutMs / 8));
         }
       }
     }

@@ -147,6 +147,26 @@ test.describe('discover without hints, and faulty targets', () => {
     }
   });
 
+  test('a lagging target: the Id filter is told apart from an ignored one by waiting, within the budget', async () => {
+    test.setTimeout(120_000);
+    // New groups show up only after 1.5 s, and the Id filter is not the first name tried: until
+    // then an ignored filter and a working one both list nothing on this otherwise empty target.
+    const variant = PROFILE_VARIANTS.find((v) => v.name === 'groupIdList')!;
+    const expected = profileFromOverride(variant.profile, variant.name);
+    const server = await startReferenceServer({ profile: expected, port: 0, lagMs: 1500, createRate: null });
+    try {
+      const dir = work('lag');
+      const out = path.join(dir, 'profile.yaml');
+      const run = await discover(server.url, out, dir, { AG_VISIBILITY_TIMEOUT_MS: '10000' });
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
+      expect(server.stats().creates).toBeLessThanOrEqual(BUDGET.creates);
+      expect(settings(loadProfile(out))).toEqual(settings(expected));
+    } finally {
+      await server.close();
+    }
+  });
+
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
   const faults: [string, Fault, RegExp][] = [
     ['accepts connections but never answers', () => undefined, /no (complete )?answer within 1500 ms/],
