@@ -3,7 +3,7 @@
 // reference server, `npx agc run --base-url URL` (tokens from that project's .env) writes
 // ./conformance-report/ in that project and exits with the verdict.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
@@ -79,6 +79,15 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
 test('the packed kit installs into an empty project, where `npx agc reference` and `npx agc run --base-url` work and write ./conformance-report/', async () => {
   test.setTimeout(300_000);
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-package-'));
+  // The project holds a full node_modules: removed when the test ends, whatever its outcome.
+  try {
+    await packInstallAndRun(work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+async function packInstallAndRun(work: string): Promise<void> {
   const project = path.join(work, 'project');
   mkdirSync(project);
 
@@ -149,4 +158,4 @@ test('the packed kit installs into an empty project, where `npx agc reference` a
       clearTimeout(timer);
     }
   }
-});
+}
