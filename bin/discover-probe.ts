@@ -289,21 +289,22 @@ export class Prober {
   private async errorPart(): Promise<void> {
     const body = {};
     const answer = await this.call('ListAssetGroups', body, false);
-    const seen = `ListAssetGroups ${this.show(body)} without Authorization -> HTTP ${answer.status} ${this.show(answer.json).slice(0, 240)}`;
+    const seen = `ListAssetGroups ${this.show(body)} without Authorization -> HTTP ${answer.status}`;
+    const whole = `the body of that answer: ${this.show(answer.json).slice(0, 300)}`;
     if (answer.status !== 401) {
-      this.keep('error.codePointer', `${seen}: not the 401 the spec documents, so no error body to read the kind from`);
+      this.keep('error.codePointer', `${seen}: not the 401 the spec documents, so no error body to read the kind from`, whole);
       this.keep('error.messagePointer', 'see error.codePointer');
       return;
     }
     this.errorHasResult = isObject(answer.json) && 'Result' in answer.json;
     const found = pointersTo(answer.json, 'TokenAuthError');
     if (found.length !== 1) {
-      this.keep('error.codePointer', `${seen}: TokenAuthError found ${found.length === 0 ? 'nowhere' : `at ${found.length} places (${found.join(', ')})`} in the body`);
+      this.keep('error.codePointer', `${seen}: TokenAuthError found ${found.length === 0 ? 'nowhere' : `at ${found.length} places (${found.join(', ')})`} in the body`, whole);
       this.keep('error.messagePointer', 'see error.codePointer');
       return;
     }
     const codePointer = found[0];
-    this.decide('error.codePointer', codePointer, `${seen}: TokenAuthError is at ${codePointer}`);
+    this.decide('error.codePointer', codePointer, `${seen}: TokenAuthError is at ${codePointer}`, whole);
     // The message is a string beside the kind, under a key that says so.
     const parent = codePointer.slice(0, codePointer.lastIndexOf('/'));
     const siblings = readPointer(answer.json, parent);
@@ -606,10 +607,13 @@ export class Prober {
     }
   }
 
+  private errorKindConfirmed = false;
+
   /** A second look at the error pointer, on a 400 of the list. */
   private confirmErrorKind(answer: Answer, kind: string, seen: string): void {
     const decision = this.decisions.get('error.codePointer');
-    if (!decision?.determined || decision.evidence.length > 1) return;
+    if (!decision?.determined || this.errorKindConfirmed) return;
+    this.errorKindConfirmed = true;
     const code = readPointer(answer.json, decision.value as string);
     decision.evidence.push(code === kind ? `${seen}: ${kind} at ${decision.value} too` : `${seen}: but ${this.show(code)} at ${decision.value}, not ${kind}; review this`);
   }
