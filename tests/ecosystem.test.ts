@@ -241,7 +241,7 @@ test('Prism routes the wire URL with the single-path view (not with the fragment
       // Failed for what the mock answers: static examples, nothing stored, nothing scoped, echoes
       // that ignore the request. Loosely: the suites are still changing.
       const failed = summary.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
-      expect(failed.filter((id) => /^(SCOPE|CHAN|VIS|VER|CREATE|LIST)-/.test(id)).length, failed.join(', ')).toBeGreaterThanOrEqual(3);
+      expect(failed.filter((id) => /^(SCOPE|CHAN|VIS|VER|CREATE|LIST)-/.test(id)).length, failed.join(', ')).toBeGreaterThanOrEqual(2);
     });
   } finally {
     await Promise.all([view.stop(), contract.stop()]);
