@@ -198,6 +198,7 @@ export class Prober {
     const texts: string[] = [];
     const walk = (node: unknown, key: string) => {
       if (typeof node === 'string' && /message|msg|detail|reason/i.test(key)) texts.push(node);
+      else if (Array.isArray(node)) for (const v of node) walk(v, key);
       else if (isObject(node)) for (const [k, v] of Object.entries(node)) walk(v, k);
     };
     walk(answer.json, '');
@@ -304,6 +305,12 @@ export class Prober {
       return;
     }
     const codePointer = found[0];
+    if (/\/\d+(\/|$)/.test(codePointer) && Array.isArray(readPointer(answer.json, codePointer.replace(/\/\d+(\/.*)?$/, '')))) {
+      // The draft's $defs describe objects only; an error part inside an array needs a hand-written schema.
+      this.keep('error.codePointer', `${seen}: TokenAuthError is at ${codePointer}, inside an array; write error.codePointer and ProfileErrorDetail by hand`, whole);
+      this.keep('error.messagePointer', 'see error.codePointer');
+      return;
+    }
     this.decide('error.codePointer', codePointer, `${seen}: TokenAuthError is at ${codePointer}`, whole);
     // The message is a string beside the kind, under a key that says so.
     const parent = codePointer.slice(0, codePointer.lastIndexOf('/'));
