@@ -409,7 +409,16 @@ function createGroupWithEarlierUpdateTime(principal: Principal, input: CreateInp
 
 /** A hand-written parser crashes on an invalid escape sequence (500) instead of refusing it. */
 function parseBodyCrashingOnBadEscapes(raw: Buffer, op: Operation): Record<string, unknown> | ApiError {
-  if (/\\[^"\\/bfnrtu]/.test(raw.toString('utf8'))) throw new Error('unexpected escape sequence');
+  const text = raw.toString('utf8');
+  const parses = (() => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  if (!parses && /\\[^"\\/bfnrtu]/.test(text)) throw new Error('unexpected escape sequence');
   return defaultHooks.parseBody(raw, op);
 }
 
@@ -475,6 +484,103 @@ function limitFirstCreateWithoutRetryAfter(principal: Principal, ctx: HookContex
   return new ApiError(429, 'UpstreamRateLimit', 'create rate exceeded');
 }
 
+// ---------------------------------------------------------------- near-miss credentials (AUTH-06)
+
+/** The token after "Bearer ", looked up after `normalise`: each mutant forgives one kind of near miss. */
+function authenticateNormalising(normalise: (token: string, known: string) => boolean) {
+  return (authorization: string | undefined, ctx: HookContext): Principal | ApiError => {
+    const result = defaultHooks.authenticate(authorization, ctx);
+    if (!(result instanceof ApiError) || authorization === undefined || !/^bearer ./i.test(authorization)) return result;
+    const sent = authorization.slice(7);
+    const match = [...ctx.tokens.entries()].find(([known]) => normalise(sent, known));
+    return match ? match[1] : result;
+  };
+}
+
+// ---------------------------------------------------------------- every filter x every scope boundary (SCOPE-04, CHAN-04)
+
+/** The reference list, but the user and channel rules are skipped when `unscoped` says so for this query. */
+function listUnscopedWhen(unscoped: (query: ListQuery) => boolean, { channelOnly = false, userOnly = false } = {}) {
+  return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
+    if (!unscoped(query)) return defaultHooks.listGroups(principal, query, ctx);
+    const visible = channelOnly ? (g: GroupRecord, p: Principal) => g.ownerUserId === p.userId : userOnly ? channelAllows : () => true;
+    return listWith(principal, query, ctx, { visible });
+  };
+}
+
+/** Items are scoped, but TotalCount counts the matches before scoping: the count leaks what the caller may not see. */
+function listCountingBeyondScope(countVisible: (g: GroupRecord, p: Principal) => boolean) {
+  return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
+    const result = defaultHooks.listGroups(principal, query, ctx);
+    const total = ctx.store.snapshot().filter((g) => countVisible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx)).length;
+    return { ...result, TotalCount: total };
+  };
+}
+
+// ---------------------------------------------------------------- values at the bounds (CREATE-05)
+
+/** Stores each field through `store`, after the reference validation. */
+function validateCreateStoring(store: (field: string, value: string) => string) {
+  return (body: Record<string, unknown>, ctx: HookContext): CreateInput | ApiError => {
+    const input = defaultHooks.validateCreate(body, ctx);
+    if (input instanceof ApiError) return input;
+    return Object.fromEntries(Object.entries(input).map(([field, value]) => [field, store(field, value)])) as unknown as CreateInput;
+  };
+}
+
+/** Length bounds counted in UTF-16 code units, as String.length does: a character outside the BMP counts twice. */
+function validateCreateCountingUtf16(body: Record<string, unknown>, ctx: HookContext): CreateInput | ApiError {
+  for (const [field, max] of Object.entries(ctx.profile.create.maxLength)) {
+    const value = body[field];
+    if (typeof value === 'string' && value.length > max) return badRequest('CreateAssetGroup', `${field} must be at most ${max} characters`);
+  }
+  return defaultHooks.validateCreate(body, ctx);
+}
+
+// ---------------------------------------------------------------- more for the list
+
+/** The name filter goes into a LIKE pattern unescaped: % and _ are wildcards. */
+function matchesNameAsLikePattern(group: GroupRecord, filter: ListQuery['filter'], ctx: HookContext): boolean {
+  if (filter.name === undefined || !/[%_]/.test(filter.name)) return defaultHooks.matchesFilter(group, filter, ctx);
+  const pattern = new RegExp(filter.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.'), 'i');
+  return defaultHooks.matchesFilter(group, { ...filter, name: undefined }, ctx) && pattern.test(group.Name);
+}
+
+/** Pages after the first start one item late (off-by-one the other way): one match per page boundary is never shown. */
+function listGroupsSkippingOne(principal: Principal, query: ListQuery, ctx: HookContext): ListResult {
+  return listWith(principal, query, ctx, { offsetOf: (q) => (q.pageNumber - 1) * q.pageSize + (q.pageNumber > 1 ? 1 : 0) });
+}
+
+/** 400 answers carry a Message but no Code: the error kind is nowhere in the body. */
+function errorBodyWithoutKindOn400(meta: ResponseMetadata, error: ApiError, ctx: HookContext): unknown {
+  const body = defaultHooks.errorBody(meta, error, ctx) as { ResponseMetadata: { Error?: Record<string, unknown> } };
+  if (error.status === 400 && body.ResponseMetadata.Error) delete body.ResponseMetadata.Error.Code;
+  return body;
+}
+
+/** A list with an empty body is taken as an anonymous call and refused 401, though the token is valid. */
+function validateListTreatingEmptyAsAnonymous(body: Record<string, unknown>, ctx: HookContext): ListQuery | ApiError {
+  if (Object.keys(body).length === 0) return new ApiError(401, 'TokenAuthError', 'no credentials in the request');
+  return defaultHooks.validateList(body, ctx);
+}
+
+const firstRead = perServer(() => ({ at: undefined as number | undefined }));
+
+/** The list snapshot is taken at the first read and never refreshed: nothing created later is ever listed. */
+function listGroupsFromFrozenSnapshot(principal: Principal, query: ListQuery, ctx: HookContext): ListResult {
+  const state = firstRead(ctx);
+  state.at ??= ctx.store.now();
+  const frozen = Object.assign(Object.create(ctx.store), { snapshot: () => ctx.store.snapshot().filter((g) => g.createdAt < state.at!) });
+  return defaultHooks.listGroups(principal, query, { ...ctx, store: frozen } as HookContext);
+}
+
+/** The create answers the whole new group as its Result, not the Id alone. */
+function successBodyWithWholeGroupOnCreate(meta: ResponseMetadata, result: unknown, ctx: HookContext): unknown {
+  const id = isObject(result) && Object.keys(result).length === 1 ? result.Id : undefined;
+  const group = typeof id === 'string' ? ctx.store.all().find((g) => g.Id === id) : undefined;
+  return defaultHooks.successBody(meta, group ? ctx.hooks.toListItem(group) : result, ctx);
+}
+
 // ---------------------------------------------------------------- the mutants
 
 export const MUTANTS: readonly Mutant[] = [
@@ -525,14 +631,14 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'idFilterIgnoresUser', breaks: 'SCOPE-02', description: 'another user\'s groups leak through a GroupIds filter', hooks: { listGroups: listGroupsUnscopedByIds } },
   { name: 'exactNameIgnoresUser', breaks: 'SCOPE-03', description: 'another user\'s group leaks through an exact Name filter', hooks: { listGroups: listGroupsUnscopedByExactName } },
   // CHAN
-  { name: 'evictedAfterTwoReads', breaks: 'CHAN-01', description: 'a channel-bound token\'s read cache drops a group after two reads', hooks: { listGroups: listGroupsEvictingAfterTwoChannelReads } },
+  { name: 'evictedAfterTwoReads', breaks: 'VIS-02', description: 'a channel-bound token\'s read cache drops a group after two reads', hooks: { listGroups: listGroupsEvictingAfterTwoChannelReads } },
   { name: 'channelIgnored', breaks: 'CHAN-02', description: 'a channel-bound token sees every channel of its user', hooks: { visibleTo: visibleToIgnoringChannel } },
   { name: 'unboundSeesOnlyUnbound', breaks: 'CHAN-03', description: 'an unbound token sees only groups created without a channel', hooks: { visibleTo: visibleToOnlySameChannel } },
   // VIS
-  { name: 'channelNotRecorded', breaks: 'VIS-01', description: 'groups do not keep the channel they were created through, so channel-bound tokens never see them', hooks: { createGroup: createGroupForgettingChannel } },
+  { name: 'channelNotRecorded', breaks: 'CHAN-01', description: 'groups do not keep the channel they were created through, so channel-bound tokens never see them', hooks: { createGroup: createGroupForgettingChannel } },
   { name: 'flappingReplica', breaks: 'VIS-02', description: 'every second read of a group by a channel-bound token misses it', hooks: { listGroups: listGroupsFlappingForChannels } },
   // SCHEMA
-  { name: 'channelCreateWithoutRegion', breaks: 'SCHEMA-01', description: 'creates through a channel-bound token answer an envelope without Region', hooks: { successBody: successBodyWithoutRegionForChannelCreates } },
+  { name: 'channelCreateWithoutRegion', breaks: 'ENV-01', description: 'creates through a channel-bound token answer an envelope without Region', hooks: { successBody: successBodyWithoutRegionForChannelCreates } },
   { name: 'nullAssetSpace', breaks: 'SCHEMA-02', description: 'groups created through an unbound token list AssetSpaceId null', hooks: { toListItem: toListItemWithNullSpace } },
   { name: 'localTimeTimestamps', breaks: 'SCHEMA-03', description: 'timestamps are written in local time, +08:00', hooks: { timestamp: localTimestamp } },
   { name: 'updateBeforeCreate', breaks: 'SCHEMA-04', description: 'UpdateTime is one second before CreateTime', hooks: { createGroup: createGroupWithEarlierUpdateTime } },
@@ -545,6 +651,33 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'anyVersionAccepted', breaks: 'INPUT-06', description: 'any Version, or none, is served as 2024-01-01', hooks: { selectOperation: selectOperationIgnoringVersion } },
   { name: 'loneSurrogateCrashes', breaks: 'INPUT-07', description: 'a lone surrogate in a create field gets a 500', hooks: { validateCreate: validateCreateCrashingOnLoneSurrogates } },
   { name: 'rateLimitWithoutRetryAfter', breaks: 'INPUT-08', description: 'the first create of each token gets 429 without a Retry-After header', hooks: { limitCreate: limitFirstCreateWithoutRetryAfter } },
+  // near-miss credentials
+  { name: 'tokenCaseInsensitive', breaks: 'AUTH-06', description: 'tokens are compared without regard to case', hooks: { authenticate: authenticateNormalising((sent, known) => sent.toLowerCase() === known.toLowerCase()) } },
+  { name: 'tokenTruncationAccepted', breaks: 'AUTH-06', description: 'a token missing its last characters is accepted (prefix comparison)', hooks: { authenticate: authenticateNormalising((sent, known) => sent.length >= 8 && known.startsWith(sent)) } },
+  { name: 'tokenExtensionAccepted', breaks: 'AUTH-06', description: 'a token with characters appended is accepted (only the issued length is compared)', hooks: { authenticate: authenticateNormalising((sent, known) => sent.startsWith(known)) } },
+  { name: 'tokenSuffixAccepted', breaks: 'AUTH-06', description: 'any value ending in a valid token is accepted, another user\'s token with one appended included', hooks: { authenticate: authenticateNormalising((sent, known) => sent.endsWith(known)) } },
+  { name: 'tokenWhitespaceStripped', breaks: 'AUTH-06', description: 'whitespace inside the token is removed before the lookup', hooks: { authenticate: authenticateNormalising((sent, known) => sent.replace(/\s+/g, '') === known) } },
+  { name: 'tokenFirstWordOnly', breaks: 'AUTH-06', description: 'only the first word after Bearer is read as the token', hooks: { authenticate: authenticateNormalising((sent, known) => sent.split(' ')[0] === known && sent.includes(' ')) } },
+  { name: 'emptyListBodyUnauthenticated', breaks: 'AUTH-05', description: 'a list with body {} is refused 401 as anonymous, though the token is valid', hooks: { validateList: validateListTreatingEmptyAsAnonymous } },
+  // every filter x every scope boundary
+  { name: 'spaceFilterIgnoresUser', breaks: 'SCOPE-04', description: 'a list filtered by AssetSpaceId skips the user rule (the channel rule still holds)', hooks: { listGroups: listUnscopedWhen((q) => q.filter.assetSpaceId !== undefined, { userOnly: true }) } },
+  { name: 'typeAndIdsIgnoreUser', breaks: 'SCOPE-04', description: 'a list filtered by GroupType and Ids together skips the user rule (the channel rule still holds)', hooks: { listGroups: listUnscopedWhen((q) => q.filter.groupType !== undefined && (q.filter.groupIds?.length ?? 0) > 0, { userOnly: true }) } },
+  { name: 'totalCountUnscoped', breaks: 'SCOPE-02', description: 'TotalCount counts every user\'s matches while Items are scoped', hooks: { listGroups: listCountingBeyondScope(() => true) } },
+  { name: 'laterPagesUnscoped', breaks: 'SCOPE-02', description: 'pages after the first skip the user and channel rules', hooks: { listGroups: listUnscopedWhen((q) => q.pageNumber > 1) } },
+  { name: 'nameFilterIgnoresChannel', breaks: 'CHAN-04', description: 'a list filtered by Name skips the channel rule', hooks: { listGroups: listUnscopedWhen((q) => q.filter.name !== undefined, { channelOnly: true }) } },
+  { name: 'spaceFilterIgnoresChannel', breaks: 'CHAN-04', description: 'a list filtered by AssetSpaceId skips the channel rule', hooks: { listGroups: listUnscopedWhen((q) => q.filter.assetSpaceId !== undefined, { channelOnly: true }) } },
+  { name: 'totalCountIgnoresChannel', breaks: 'CHAN-04', description: 'TotalCount counts the user\'s matches of every channel while Items keep to the token\'s channel', hooks: { listGroups: listCountingBeyondScope((g, p) => g.ownerUserId === p.userId) } },
+  // values at the bounds
+  { name: 'longNameTruncated', breaks: 'CREATE-05', description: 'Names are stored cut to 60 characters', hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'Name' ? [...value].slice(0, 60).join('') : value)) } },
+  { name: 'utf16LengthLimit', breaks: 'CREATE-05', description: 'length bounds count UTF-16 code units, so text outside the BMP is refused before its bound', hooks: { validateCreate: validateCreateCountingUtf16 } },
+  { name: 'astralCharsReplaced', breaks: 'CREATE-05', description: 'characters outside the BMP are stored as U+FFFD', hooks: { validateCreate: validateCreateStoring((_field, value) => value.replace(/[\u{10000}-\u{10FFFF}]/gu, '\ufffd')) } },
+  { name: 'emptyTitleDefaulted', breaks: 'CREATE-05', description: 'an empty Title is stored as "Untitled"', hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'Title' && value === '' ? 'Untitled' : value)) } },
+  // more for the list
+  { name: 'nameFilterLikeWildcards', breaks: 'LIST-05', description: 'the Name filter is a LIKE pattern: % and _ are wildcards', hooks: { matchesFilter: matchesNameAsLikePattern } },
+  { name: 'pagesSkipOne', breaks: 'PAGE-05', description: 'pages after the first start one item late, so one group per boundary is never shown', hooks: { listGroups: listGroupsSkippingOne } },
+  { name: 'snapshotFrozenAtFirstRead', breaks: 'VIS-01', description: 'the list snapshot is taken at the first read and never refreshed', hooks: { listGroups: listGroupsFromFrozenSnapshot } },
+  { name: 'createReturnsWholeGroup', breaks: 'SCHEMA-01', description: 'a create answers the whole new group as its Result, not the Id alone', hooks: { successBody: successBodyWithWholeGroupOnCreate } },
+  { name: 'errorKindOmittedOn400', breaks: 'ERR-01', description: '400 answers carry a Message but no Code', hooks: { errorBody: errorBodyWithoutKindOn400 } },
 ];
 
 export function findMutant(name: string): Mutant | undefined {

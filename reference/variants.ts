@@ -119,7 +119,8 @@ export const VARIANTS: readonly Variant[] = [
     description: 'adds fields of its own to the envelope, the result, every item and the error part',
     allows: 'Result | object | Operation result; shape depends on the operation.',
     hooks: {
-      successBody: (meta: ResponseMetadata, result: unknown) => ({ ResponseMetadata: { ...meta, Partition: 'p-1' }, Result: isObject(result) ? { ...result, Cursor: null } : result, Trace: { node: 'ref' } }),
+      // Not in a create's Result: "It is the only field returned by create."
+      successBody: (meta: ResponseMetadata, result: unknown) => ({ ResponseMetadata: { ...meta, Partition: 'p-1' }, Result: isObject(result) && 'Items' in result ? { ...result, Cursor: null } : result, Trace: { node: 'ref' } }),
       toListItem: (g: GroupRecord): ListItem => ({ ...defaultHooks.toListItem(g), Status: 'Active', Labels: [] } as ListItem),
       errorBody: (meta: ResponseMetadata, error: ApiError, ctx: HookContext) => {
         const body = defaultHooks.errorBody({ ...meta, Partition: 'p-1' } as ResponseMetadata, error, ctx) as { ResponseMetadata: { Error?: Record<string, unknown> } };

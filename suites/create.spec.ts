@@ -1,9 +1,13 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
+import { judgeVisibility } from './visibility';
 import { blocked } from './blocked';
 import {
   createdWithId,
   distinctCreatedIds,
   envelopeOf,
+  filtersHold,
+  resultOnlyId,
+  timestampsUtc as timestampsInProfileFormat,
   itemMatchesSent,
   listsIncluding,
   owned,
@@ -12,13 +16,11 @@ import {
   timestampsUtc,
   updateNotBeforeCreate,
   validates,
-  visibleInTime,
-  type Failure,
 } from './checks';
-import type { Exchange } from './exchange';
 import { ahead, together } from './api';
 
 // Every test here reads the run's own groups, created once before the suites (suites/dataset.ts).
+
 
 const ROLES = ['primary', 'channelA', 'channelB'] as const;
 
@@ -40,7 +42,7 @@ test.describe('CREATE the create operation', () => {
       const { groups, listed } = await answer;
       if (!listed) continue;
       // Only fields that were sent are compared: defaults are CREATE-04's business.
-      await verify(listed, [...LISTED, ...groups.map((g) => itemMatchesSent(g.id, g.sent, {}))]);
+      await verify(listed, [...LISTED, ...filtersHold({ groupIds: groups.map((g) => g.id) }), ...groups.map((g) => itemMatchesSent(g.id, g.sent, {}))]);
     }
   });
 
@@ -59,8 +61,9 @@ test.describe('CREATE the create operation', () => {
   });
 
   test('CREATE-05 Values at the profile\'s bounds are accepted and come back unchanged', requirement('CREATE-05'), async ({ api, dataset, verify, profile }) => {
-    const [edge] = groupsOf(dataset, (g) => g.judgedBy === 'CREATE-05', { bounds: true, visible: false });
-    await verify(edge.create, [createdWithId]);
+    const edge = dataset.groups.find((g) => g.judgedBy === 'CREATE-05');
+    test.skip(!edge, 'not assessable: the create phase sent no create at the bounds');
+    await verify(edge!.create, [createdWithId]);
     const [seen] = groupsOf(dataset, (g) => g.judgedBy === 'CREATE-05', { bounds: true });
     const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: [seen.id] }));
     await verify(listed, [...LISTED, itemMatchesSent(seen.id, seen.sent, {})]);
@@ -70,19 +73,12 @@ test.describe('CREATE the create operation', () => {
 test.describe('VIS eventual visibility of created groups', () => {
   test('VIS-01 Every created group becomes visible within the visibility timeout', requirement('VIS-01'), async ({ dataset, judge }, testInfo) => {
     const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null);
-    if (!created.length) blocked(testInfo, [...new Set(dataset.groups.map((g) => g.judgedBy))], 'no create of the run answered an Id');
     const lags = created.map((g) => ({ key: g.key, via: g.via, id: g.id, visibleAfterMs: g.visibleAfterMs }));
     await testInfo.attach('visibility-lags', { body: JSON.stringify({ timeoutMs: dataset.visibilityTimeoutMs, polls: dataset.polls, lags }, null, 2), contentType: 'application/json' });
     // The create phase's own 429/503 retries, for the reports' counts.
     await testInfo.attach('retries', { body: JSON.stringify(dataset.retries), contentType: 'application/json' });
-    const polls = Object.values(dataset.lastPolls).filter((ex): ex is Exchange => !!ex);
-    await judge(polls, Object.defineProperty((exchanges: Exchange[]): Failure | undefined => {
-      const failure = visibleInTime(created, dataset.visibilityTimeoutMs);
-      const refused = exchanges.find((ex) => ex.response?.status !== 200);
-      // Polls the target refused say nothing about lag: most likely it does not know the profile's Id filter.
-      if (failure && refused) return { ...failure, profileMismatch: `the visibility poll, a list filtered by Id, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField and list.filters.groupIds` };
-      return failure;
-    }, 'name', { value: 'visibleInTime' }));
+    // Groups created through a channel-bound token are CHAN-01's to judge: whether that token lists them.
+    await judgeVisibility(dataset, judge, 'primary');
   });
 
   test('VIS-02 A group that became visible stays visible', requirement('VIS-02'), async ({ api, dataset, verify, profile }) => {
@@ -105,7 +101,7 @@ test.describe('VIS eventual visibility of created groups', () => {
 test.describe('SCHEMA field types and formats', () => {
   test('SCHEMA-01 A CreateAssetGroup success body validates against the contract', requirement('SCHEMA-01'), async ({ dataset, verify }) => {
     for (const group of groupsOf(dataset, () => true, { visible: false })) {
-      await verify(group.create, [owned('CREATE-01', createdWithId), envelopeOf(group.create), validates('CreateAssetGroupResponse')]);
+      await verify(group.create, [owned('CREATE-01', createdWithId), envelopeOf(group.create), owned('ENV-06', resultPresent), validates('CreateAssetGroupResponse'), resultOnlyId]);
     }
   });
 
@@ -113,17 +109,18 @@ test.describe('SCHEMA field types and formats', () => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const [filtered, unfiltered] = await together([() => api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), () => api.call('ListAssetGroups', {})]);
     for (const [ex, owner] of [[filtered, 'LIST-04'], [unfiltered, 'LIST-01']] as const) {
-      await verify(ex, [owned(owner, status200), owned('ENV-06', resultPresent), envelopeOf(ex), validates('ListAssetGroupsResponse')]);
+      // Timestamp formats are SCHEMA-03's finding: the schema checks them too.
+      await verify(ex, [owned(owner, status200), owned('ENV-06', resultPresent), envelopeOf(ex), owned('SCHEMA-03', timestampsInProfileFormat), validates('ListAssetGroupsResponse')]);
     }
   });
 
   test('SCHEMA-03 CreateTime and UpdateTime are UTC timestamps in the profile\'s format', requirement('SCHEMA-03'), async ({ api, dataset, verify, profile }) => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), [...LISTED, owned('LIST-04', listsIncluding(ids)), timestampsUtc]);
+    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), [...LISTED, ...filtersHold({ groupIds: ids }), owned('LIST-04', listsIncluding(ids)), timestampsUtc]);
   });
 
   test('SCHEMA-04 UpdateTime is not before CreateTime', requirement('SCHEMA-04'), async ({ api, dataset, verify, profile }) => {
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), [...LISTED, owned('LIST-04', listsIncluding(ids)), updateNotBeforeCreate]);
+    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), [...LISTED, ...filtersHold({ groupIds: ids }), owned('LIST-04', listsIncluding(ids)), updateNotBeforeCreate]);
   });
 });

@@ -75,7 +75,8 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
   const { maxLength } = profile.create;
   const groups: Planned[] = [
     probe('p0', 'primary', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
-    probe('p1', 'primary', { Name: `${name('p1')}-Grüße-世界-🎬-e\u0301`, Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, emoji 🎬', GroupType: 'AIGC', ProjectName: 'agc-project' }),
+    // Text of several scripts; every plane, combining marks and the bounds are p5's (CREATE-05).
+    probe('p1', 'primary', { Name: `${name('p1')}-Grüße-世界`, Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, Ελληνικά', GroupType: 'AIGC', ProjectName: 'agc-project' }),
     probe('p2', 'primary', { Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' }),
     probe('p3', 'primary', { Title: 'Conformance probe p3', Description: 'Third of five', GroupType: 'AIGC', ProjectName: 'agc-project' }),
     // No ProjectName: CREATE-04 looks for the profile's default in the list item.
@@ -185,6 +186,9 @@ export function loadDataset(runId = process.env.AG_RUN_ID ?? 'local'): Dataset {
   return JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset;
 }
 
+/** A group never listed to the token it was created through: VIS-01's finding, or CHAN-01's for a channel-bound token. */
+export const visibilityOwner = (g: GroupRecord): string => (g.via === 'primary' ? 'VIS-01' : 'CHAN-01');
+
 /**
  * Groups of the dataset. Where the phase could not provide them, the running test cannot judge its
  * requirement: it is blocked by the requirement that failed (the create's, or VIS-01).
@@ -195,8 +199,11 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
   const chosen = dataset.groups.filter((g) => (bounds || g.judgedBy !== 'CREATE-05') && filter(g));
   const uncreated = chosen.filter((g) => g.id === null);
   const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
+  // Two groups under one Id make every query by Id ambiguous: CREATE-03's finding.
+  const ids = dataset.groups.map((g) => g.id).filter((id) => id !== null);
+  if (chosen.some((g) => g.id !== null && ids.indexOf(g.id) !== ids.lastIndexOf(g.id))) blocked(test.info(), ['CREATE-03'], 'the run\'s creates returned one Id for two groups');
   if (uncreated.length || unseen.length) {
-    const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...(unseen.length ? ['VIS-01'] : [])])];
+    const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...unseen.map(visibilityOwner)])];
     const why = [
       ...uncreated.map((g) => `${g.key}: create answered ${g.create.response ? `HTTP ${g.create.response.status}` : `nothing (${g.create.networkError})`}`),
       ...unseen.map((g) => `${g.key}: never listed within ${dataset.visibilityTimeoutMs} ms`),

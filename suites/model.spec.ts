@@ -56,12 +56,20 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
     const exchange = await listOf(r, asked, this.pageSize, this.pageNumber);
     const total = (ex: Exchange) => (ex.response?.json as { Result?: { TotalCount?: unknown } } | undefined)?.Result?.TotalCount;
     // Between the visible groups asked for and all of them: pending ones may or may not count yet.
-    const modelCount: Check = (ex) => {
+    const modelTotal: Check = (ex) => {
       const t = total(ex);
+      if (typeof t === 'number' && t >= visible.length && t <= asked.length) return undefined;
+      return { check: 'modelTotal', received: `TotalCount ${JSON.stringify(t)}`, documented: `TotalCount between ${visible.length} (groups asked for and seen before) and ${asked.length} (all asked for)`, fix: 'count exactly the matching groups' };
+    };
+    // A page holds min(PageSize, TotalCount - offset) items: past the end none (PAGE-06's), before it a full or last page.
+    const pageFill = (pastEnd: boolean): Check => (ex) => {
+      const t = total(ex) as number;
+      const offset = (this.pageNumber - 1) * this.pageSize;
+      if (pastEnd !== offset >= t) return undefined;
+      const expected = Math.max(0, Math.min(this.pageSize, t - offset));
       const onPage = itemsOf(ex).length;
-      const expected = typeof t === 'number' ? Math.max(0, Math.min(this.pageSize, t - (this.pageNumber - 1) * this.pageSize)) : NaN;
-      if (typeof t === 'number' && t >= visible.length && t <= asked.length && onPage === expected) return undefined;
-      return { check: 'modelCount', received: `TotalCount ${JSON.stringify(t)}, ${onPage} items on page ${this.pageNumber}`, documented: `TotalCount between ${visible.length} (visible) and ${asked.length} (asked for); page ${this.pageNumber} of size ${this.pageSize} holds min(PageSize, TotalCount - offset) = ${expected} items`, fix: 'count and page through exactly the matching groups' };
+      if (onPage === expected) return undefined;
+      return { check: 'modelCount', received: `${onPage} items on page ${this.pageNumber} with TotalCount ${t}`, documented: `page ${this.pageNumber} of size ${this.pageSize} holds min(PageSize, TotalCount - offset) = ${expected} items`, fix: 'page through exactly the matching groups' };
     };
     await r.verify(exchange, [
       ...LISTED,
@@ -70,7 +78,9 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
       owned('PAGE-02', pagingEchoes(this.pageNumber, this.pageSize)),
       // A page that can hold them all must show every visible group asked for (a missing one is lost: VIS-02).
       ...(this.pageNumber === 1 && this.pageSize >= asked.length ? [listsIncluding(visible)] : []),
-      modelCount,
+      owned('PAGE-04', modelTotal),
+      owned('PAGE-06', pageFill(true)),
+      pageFill(false),
     ]);
     markSeen(m, exchange);
   }

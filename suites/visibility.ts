@@ -1,0 +1,24 @@
+import { test } from '@playwright/test';
+import { blocked } from './blocked';
+import { visibleInTime, type Failure } from './checks';
+import type { TokenRole } from './config';
+import type { Dataset } from './dataset';
+import type { Exchange } from './exchange';
+import type { Judge } from './fixtures';
+
+/**
+ * The create-and-wait phase's record, judged: every group the roles created was listed to the token
+ * it was created through within the timeout. The last polls are the evidence; polls the target
+ * refused say nothing about lag, most likely that it does not know the profile's Id filter.
+ */
+export async function judgeVisibility(dataset: Dataset, judge: Judge, ...roles: TokenRole[]): Promise<void> {
+  const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null && roles.includes(g.via));
+  if (!created.length) blocked(test.info(), [...new Set(dataset.groups.filter((g) => roles.includes(g.via)).map((g) => g.judgedBy))], 'no create of the run answered an Id');
+  const polls = roles.map((role) => dataset.lastPolls[role]).filter((ex): ex is Exchange => !!ex);
+  await judge(polls, Object.defineProperty((exchanges: Exchange[]): Failure | undefined => {
+    const failure = visibleInTime(created, dataset.visibilityTimeoutMs);
+    const refused = exchanges.find((ex) => ex.response?.status !== 200);
+    if (failure && refused) return { ...failure, profileMismatch: `the visibility poll, a list filtered by Id, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField and list.filters.groupIds` };
+    return failure;
+  }, 'name', { value: 'visibleInTime' }));
+}
