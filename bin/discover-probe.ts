@@ -22,16 +22,8 @@ export const BUDGET = { requests: 60, creates: 6 } as const;
 const VERSION = '2024-01-01';
 const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'] as const;
 
-/** Guesses, most common first; the reference profile's own name first of each. */
-export const CANDIDATES = {
-  filterField: ['Filter', 'Filters'],
-  groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs'],
-  pageSize: ['PageSize', 'Size', 'Limit', 'PerPage', 'PageLimit', 'MaxResults'],
-  pageNumber: ['PageNumber', 'PageNo', 'Page', 'PageNum', 'PageIndex', 'CurrentPage'],
-  name: ['Name', 'GroupName', 'Keyword', 'NameKeyword'],
-  groupType: ['GroupType', 'Type'],
-  assetSpaceId: ['AssetSpaceId', 'SpaceId'],
-} as const;
+export { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
 
 /** Bounds implementers commonly pick, tried by bisection when an error message names none. */
 const COMMON_BOUNDS = [16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100, 120, 128, 150, 200, 250, 255, 256, 300, 400, 500, 512, 1000, 1024, 2000, 2048, 4096, 5000];

@@ -158,3 +158,18 @@ export function readPointer(data: unknown, pointer: string): unknown {
   }
   return node;
 }
+
+/**
+ * Field names APIs of this family use where the spec says "not shown", most common first, the
+ * reference profile's own first of each: what `agc profile discover` tries, and what the suites
+ * try before calling an ignored field a failure rather than a profile mismatch.
+ */
+export const FIELD_NAME_CANDIDATES = {
+  filterField: ['Filter', 'Filters'],
+  groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs'],
+  pageSize: ['PageSize', 'Size', 'Limit', 'PerPage', 'PageLimit', 'MaxResults'],
+  pageNumber: ['PageNumber', 'PageNo', 'Page', 'PageNum', 'PageIndex', 'CurrentPage'],
+  name: ['Name', 'GroupName', 'Keyword', 'NameKeyword'],
+  groupType: ['GroupType', 'Type'],
+  assetSpaceId: ['AssetSpaceId', 'SpaceId'],
+} as const;

@@ -123,7 +123,11 @@ export function resultPresent(ex: Exchange): Failure | undefined {
 export function status200(ex: Exchange): Failure | undefined {
   if (ex.response?.status !== 200) {
     const code = ex.response ? readPointer(ex.response.json, '') : undefined;
-    return fail(status200, ex.response ? `HTTP ${ex.response.status}: ${show(code ?? ex.response.body.slice(0, 300))}` : `no response: ${ex.networkError}`, 'Success: HTTP 200', 'accept a valid request with a valid Bearer token and answer 200');
+    const failure = fail(status200, ex.response ? `HTTP ${ex.response.status}: ${show(code ?? ex.response.body.slice(0, 300))}` : `no response: ${ex.networkError}`, 'Success: HTTP 200', 'accept a valid request with a valid Bearer token and answer 200');
+    // The kit only sends valid list queries in the profile's terms: refusing one as a bad request
+    // says the target does not know those terms (field names, bounds), more likely than that it is broken.
+    const refusedQuery = ex.request.action === 'ListAssetGroups' && ex.response?.status === 400 && ex.request.body.trim() !== '{}';
+    return refusedQuery ? { ...failure, profileMismatch: `a list query in the profile's terms, ${ex.request.body.slice(0, 200)}, was refused with HTTP 400; the target seems to use other field names or bounds: set list.filterField, list.filters.*, list.pageNumber and list.pageSize` } : failure;
   }
   return undefined;
 }

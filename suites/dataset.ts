@@ -7,7 +7,7 @@ import { test } from '@playwright/test';
 import { blocked } from './blocked';
 import type { Exchange } from './exchange';
 import type { Profile } from '../schemas/profile';
-import { readPointer } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES, readPointer } from '../schemas/profile';
 
 /**
  * The run's own groups, created once before the suites start and shared by every test that needs
@@ -45,6 +45,15 @@ export interface Dataset {
   error?: string;
   /** What the phase sent, for the benchmarks (bench/run.ts): its creates alone, and in all (creates and polls). */
   requests?: { creates: RequestStats; all: RequestStats };
+  /**
+   * What the target's answers during the phase showed it does differently from the profile, with the
+   * setting that fits: `paging` when a page of size 1 over several groups held more (it does not read
+   * the profile's paging fields); `idFilter` when the profile's Id filter was ignored but another name
+   * APIs of this family use filters. The requirements that depend on them are not assessable.
+   */
+  profileMismatch?: { paging?: string; idFilter?: string };
+  /** A visibility poll listed groups it did not ask for: the Id filter was ignored. */
+  idFilterLeaked?: boolean;
 }
 
 export function datasetFile(runId: string): string {
@@ -139,6 +148,8 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     creates = api.requestStats();
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
+    await probePaging(api, profile, dataset);
+    await probeIdFilter(api, profile, dataset);
   } catch (error) {
     dataset.error = (error as Error).message;
   }
@@ -165,6 +176,7 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         dataset.polls++;
         dataset.lastPolls[role] = exchange;
         const seen = new Set(itemsOf(exchange).map((item) => item.Id));
+        if ([...seen].some((id) => !ids.includes(id as string))) dataset.idFilterLeaked = true;
         const answeredAt = Date.now();
         for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
       }),
@@ -173,6 +185,40 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
     delay = Math.min(Math.round(delay * 1.5), 2000);
   }
+}
+
+/** One page of size 1 over the run's visible primary groups: does the target read the profile's paging fields at all? */
+async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  if (seen.length < 2) return;
+  const { pageNumber, pageSize } = profile.list;
+  const page = await api.call('ListAssetGroups', listBody(profile, { groupIds: seen, pageNumber: 1, pageSize: 1 }));
+  const held = itemsOf(page).length;
+  const echoed = readPointer(page.response?.json, '/Result/PageSize');
+  if (held > 1 && echoed !== 1) (dataset.profileMismatch ??= {}).paging = `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}: the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
+}
+
+/** The first other Id-filter name under which the target lists exactly these groups, if any. */
+export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<string | undefined> {
+  const others = FIELD_NAME_CANDIDATES.groupIds.filter((name) => name !== profile.list.filters.groupIds);
+  const answers = await Promise.all(others.map((name) => api.call('ListAssetGroups', { [profile.list.filterField]: { [name]: ids } })));
+  const index = answers.findIndex((ex) => {
+    const listed = itemsOf(ex).map((item) => item.Id);
+    return listed.length === ids.length && ids.every((id) => listed.includes(id));
+  });
+  return index < 0 ? undefined : others[index];
+}
+
+/**
+ * The polls listed groups they did not ask for: under a name APIs of this family also use, a target
+ * that filters follows another profile; one that filters under no name is broken (LIST-04 fails).
+ */
+async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  if (!dataset.idFilterLeaked) return;
+  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  if (!seen.length) return;
+  const fits = await idFilterNamed(api, profile, seen.slice(0, 2));
+  if (fits) (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${profile.list.filterField}.${profile.list.filters.groupIds} was ignored, ${profile.list.filterField}.${fits} filters: set list.filters.groupIds: ${fits}`;
 }
 
 export function saveDataset(dataset: Dataset): string {

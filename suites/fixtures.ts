@@ -71,6 +71,23 @@ async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[
 /** What this worker has already attached for the reports. */
 const workerFacts = { run: false, identity: false };
 
+/** Skips the running test as not assessable: the target follows another profile on this point. */
+function mismatched(testInfo: TestInfo, hint: string): never {
+  testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
+  testInfo.skip(true, `profile mismatch: ${hint}`);
+  throw new Error('unreachable');
+}
+
+/** The paging requirements, where the target showed it does not read the profile's paging fields: not assessable, with the setting that fits. */
+export function pagingAssessable(dataset: Dataset): void {
+  if (dataset.profileMismatch?.paging) mismatched(base.info(), dataset.profileMismatch.paging);
+}
+
+/** LIST-04, where the target showed it filters by Id under another name. */
+export function idFilterAssessable(dataset: Dataset): void {
+  if (dataset.profileMismatch?.idFilter) mismatched(base.info(), dataset.profileMismatch.idFilter);
+}
+
 export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; dataset: Dataset; profile: Profile }, { kit: Kit }>({
   kit: [
     async ({}, use) => {
@@ -138,6 +155,9 @@ export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; datase
         if (failure.profileMismatch) await notAssessable(testInfo, failure, exchange);
         if (failure.missing?.length && own !== 'VIS-02') await blockIfLost(testInfo, api, kit.context.profile, exchange, failure.missing);
         if (owner !== own) {
+          // A precondition of LIST-04's, where the target filters by Id under another name: not its finding, a mismatch.
+          const idFilter = owner === 'LIST-04' ? loadDataset().profileMismatch?.idFilter : undefined;
+          if (idFilter) mismatched(testInfo, idFilter);
           await testInfo.attach('finding', { body: JSON.stringify({ requirement: owner, failure, exchange }, null, 2), contentType: 'application/json' });
           blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
         }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { test, requirement, groupsOf, listBody, RawBody, LISTED, type Api } from './fixtures';
+import { test, requirement, groupsOf, listBody, RawBody, LISTED, pagingAssessable, type Api } from './fixtures';
 import { checkProperty } from './property';
 import { clientError, errorWith, noServerError, pagingEchoes, type Check } from './checks';
 import type { Exchange } from './exchange';
@@ -95,9 +95,9 @@ test.describe('INPUT handling of bad input', () => {
     }));
   });
 
-  test('INPUT-04 Create fields beyond the profile\'s bounds get 400 AssetError', requirement('INPUT-04'), async ({ api, verify, kit }) => {
+  test('INPUT-04 Create fields beyond the profile\'s bounds get 400 AssetError', requirement('INPUT-04'), async ({ api, verify, kit }, testInfo) => {
     const { maxLength, requiredFields } = kit.context.profile.create;
-    const cases: [string, Record<string, unknown>][] = [];
+    const cases: [string, Record<string, unknown>, { field: string; max: number }?][] = [];
     for (const field of requiredFields) {
       const { [field]: _dropped, ...without } = createBody(api, 'input-missing') as Record<string, unknown>;
       cases.push([`${field} missing`, without]);
@@ -107,11 +107,26 @@ test.describe('INPUT handling of bad input', () => {
       const base = createBody(api, 'input-long') as Record<string, unknown>;
       // The Name keeps the run prefix so that a target that wrongly accepts it still files it under this run.
       const value = field === 'Name' ? `${base.Name}`.padEnd(max + 1, 'x') : 'x'.repeat(max + 1);
-      cases.push([`${field} of ${max + 1} characters`, { ...base, [field]: value }]);
+      cases.push([`${field} of ${max + 1} characters`, { ...base, [field]: value }, { field, max }]);
     }
     const rejects = errorWith(400);
     const next = inTurn(await ahead(cases.map(([, body]) => () => sendCreate(api, body))));
-    for (const [what] of cases) await test.step(what, async () => verify(await next(), rejects));
+    for (const [what, body, bound] of cases) {
+      await test.step(what, async () => {
+        const answer = await next();
+        // One past the profile's bound accepted: a target with a larger bound of its own refuses a value far beyond
+        // it (a profile mismatch); a target with no bound at all accepts that too (a failure).
+        if (bound && answer.response?.status === 200) {
+          const far = await sendCreate(api, { ...body, [bound.field]: `${body[bound.field]}`.padEnd(bound.max * 16 + 1, 'y') });
+          if ((far.response?.status ?? 0) >= 400 && (far.response?.status ?? 0) < 500) {
+            const hint = `${bound.field} of ${bound.max + 1} characters was accepted and one of ${bound.max * 16 + 1} refused: the target's bound lies between; set create.maxLength.${bound.field}`;
+            testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
+            testInfo.skip(true, `profile mismatch: ${hint}`);
+          }
+        }
+        await verify(answer, rejects);
+      });
+    }
   });
 
   test('INPUT-05 An unknown Action gets a 4xx with the envelope', requirement('INPUT-05'), async ({ api, verify }) => {
@@ -155,7 +170,8 @@ test.describe('INPUT handling of bad input', () => {
 });
 
 test.describe('PAGE paging values, generated', () => {
-  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, verify, kit }, testInfo) => {
+  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit }, testInfo) => {
+    pagingAssessable(dataset);
     const { pageNumber, pageSize } = kit.context.profile.list;
     const badNumber = fc.oneof(fc.integer({ min: -1_000, max: pageNumber.minimum - 1 }), fc.double({ min: pageNumber.minimum, max: 1_000, noNaN: true, noInteger: true }));
     const badSize = fc.oneof(fc.integer({ min: -1_000, max: pageSize.minimum - 1 }), fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 }), fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }));
@@ -168,6 +184,7 @@ test.describe('PAGE paging values, generated', () => {
   });
 
   test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit }, testInfo) => {
+    pagingAssessable(dataset);
     const { pageNumber, pageSize } = kit.context.profile.list;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const paging = fc.record({ number: fc.integer({ min: pageNumber.minimum, max: 50 }), size: fc.integer({ min: pageSize.minimum, max: pageSize.maximum }) });

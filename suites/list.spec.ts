@@ -1,4 +1,4 @@
-import { test, requirement, groupsOf, itemsOf, listBody, LISTED } from './fixtures';
+import { test, requirement, groupsOf, itemsOf, listBody, LISTED, pagingAssessable, idFilterAssessable } from './fixtures';
 import {
   emptyPage,
   errorWith,
@@ -67,7 +67,9 @@ test.describe('LIST the list operation and its filters', () => {
 
   test('LIST-04 The logical-ID filter returns exactly the groups asked for', requirement('LIST-04'), async ({ api, dataset, verify, profile }) => {
     const some = groupsOf(dataset, (g) => g.via === 'primary').filter((_, i) => i % 2 === 1).map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: some })), [...LISTED, listsExactly(some), owned('PAGE-04', totalCountIs(some.length))]);
+    idFilterAssessable(dataset);
+    const answer = await api.call('ListAssetGroups', listBody(profile, { groupIds: some }));
+    await verify(answer, [...LISTED, listsExactly(some), owned('PAGE-04', totalCountIs(some.length))]);
   });
 
   test('LIST-05 The name filter finds a group by its full Name, and only groups whose Name contains what was asked', requirement('LIST-05'), async ({ api, dataset, verify, profile }) => {
@@ -114,6 +116,7 @@ test.describe('PAGE paging fields and invariants', () => {
   const PAGE_SIZE = 2;
 
   test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const sizes = [1, PAGE_SIZE];
     const answers = await together(sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: 1, pageSize }))));
@@ -121,6 +124,7 @@ test.describe('PAGE paging fields and invariants', () => {
   });
 
   test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const pagings = [[2, PAGE_SIZE], [1, profile.list.pageSize.maximum], [7, 3]];
     const answers = await together(pagings.map(([pageNumber, pageSize]) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize }))));
@@ -128,6 +132,7 @@ test.describe('PAGE paging fields and invariants', () => {
   });
 
   test('PAGE-03 Omitted paging values take the profile\'s defaults', requirement('PAGE-03'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const [filtered, unfiltered] = await together([() => api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), () => api.call('ListAssetGroups', {})]);
@@ -136,12 +141,14 @@ test.describe('PAGE paging fields and invariants', () => {
   });
 
   test('PAGE-04 TotalCount is the number of matching groups, not the size of the page', requirement('PAGE-04'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const pages = await together([1, 2].map((pageNumber) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize: PAGE_SIZE }))));
     for (const page of pages) await verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), totalCountIs(ids.length)]);
   });
 
   test('PAGE-05 Walking the pages of one query yields each group exactly once', requirement('PAGE-05'), async ({ api, dataset, verify, judge, profile }) => {
+    pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const pages = await together(Array.from({ length: Math.ceil(ids.length / PAGE_SIZE) }, (_, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: i + 1, pageSize: PAGE_SIZE }))));
     for (const page of pages) await verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('PAGE-01', itemsAtMost(PAGE_SIZE))]);
@@ -149,12 +156,14 @@ test.describe('PAGE paging fields and invariants', () => {
   });
 
   test('PAGE-06 A page past the end is empty and keeps the TotalCount', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const pastEnd = Math.ceil(ids.length / PAGE_SIZE) + 1;
     await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: pastEnd, pageSize: PAGE_SIZE })), [...LISTED, ...filtersHold({ groupIds: ids }), emptyPage, owned('PAGE-04', totalCountIs(ids.length))]);
   });
 
-  test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07'), async ({ api, verify, profile }) => {
+  test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
     const invalid: [string, unknown, unknown][] = [
       [`${pageNumber.field} below its minimum`, pageNumber.minimum - 1, undefined],

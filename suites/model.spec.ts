@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { test, requirement, groupsOf, itemsOf, listBody, LISTED, type Api, type Judge, type Verify } from './fixtures';
+import { test, requirement, groupsOf, itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Verify } from './fixtures';
 import { checkProperty } from './property';
 import { createdWithId, everyItem, itemsAtMost, listsIncluding, owned, pagesPartition, pagingEchoes, type Check } from './checks';
 import type { Exchange } from './exchange';
@@ -103,6 +103,7 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
 }
 
 test('PAGE-05 Lists agree with a simple model across creates, filters and pages (model-based)', requirement('PAGE-05'), async ({ api, dataset, verify, judge, profile, kit }, testInfo) => {
+  pagingAssessable(dataset);
   // The run's primary groups were seen by the create-and-wait phase: the model starts with them visible.
   const known = groupsOf(dataset, (g) => g.via === 'primary').map((g) => ({ id: g.id, visible: true }));
   const maxSize = Math.min(profile.list.pageSize.maximum, 5);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { expect } from '@playwright/test';
 import { datasetFile } from '../suites/dataset';
 import { referenceTokens, TOKEN_ROLES } from '../reference/config';
-import { startReferenceServer, type ReferenceHooks } from '../reference/server';
+import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../reference/server';
 import { loadCatalogue } from '../schemas/requirements';
 import { attachmentsOf, cleanEnv, ROOT, testsOfReport, type JsonReport } from './harness';
 
@@ -110,15 +110,15 @@ function outcomes(report: JsonReport): TestOutcome[] {
 }
 
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
-export async function runSuites(label: string, hooks: Partial<ReferenceHooks>): Promise<SuiteRun> {
+export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, server: Pick<ReferenceOptions, 'profile'> = {}): Promise<SuiteRun> {
   const started = performance.now();
-  const server = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0 });
+  const target = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...server });
   const work = mkdtempSync(path.join(os.tmpdir(), `agc-run-${label}-`));
   // As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit.
   const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   try {
     const args = [CLI, 'test', '--reporter=json', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
-    const { code, stderr } = await runNode(args, childEnv(server.url, runId, work));
+    const { code, stderr } = await runNode(args, childEnv(target.url, runId, work));
     const reportFile = path.join(work, 'report.json');
     if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
@@ -136,7 +136,7 @@ export async function runSuites(label: string, hooks: Partial<ReferenceHooks>): 
       durationMs: performance.now() - started,
     };
   } finally {
-    await server.close();
+    await target.close();
     rmSync(work, { recursive: true, force: true });
     rmSync(path.dirname(datasetFile(runId)), { recursive: true, force: true });
   }

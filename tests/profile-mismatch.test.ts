@@ -1,0 +1,31 @@
+/**
+ * A server that made other legitimate choices (reference/profile-variants.ts), run without its
+ * profile: the kit must not call it non-conformant. Where its answers show it follows another
+ * profile, the requirements that depend on that choice are not assessable, with the setting that
+ * fits, and no MUST fails. (With the profile that `agc profile discover` drafts, the same servers
+ * are conformant: tests/discover.test.ts.)
+ */
+import { test, expect } from '@playwright/test';
+import { PROFILE_VARIANTS } from '../reference/profile-variants';
+import { profileFromOverride } from '../schemas/profile';
+import { loadCatalogue } from '../schemas/requirements';
+import { expectComplete, runSuites } from './suite-run';
+
+const levels = new Map(loadCatalogue().requirements.map((r) => [r.id, r.level]));
+const isMust = (id: string | undefined) => levels.get(id ?? '') === 'MUST';
+
+test.describe('profile variants without their profile', () => {
+  test.setTimeout(180_000);
+  for (const variant of PROFILE_VARIANTS) {
+    test(`${variant.name} (${variant.description}) is not failed, and the mismatch is named`, async () => {
+      const run = await runSuites(`p-${variant.name}`, variant.hooks ?? {}, { profile: profileFromOverride(variant.profile, variant.name) });
+      expectComplete(run);
+      const failed = run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`);
+      const attributed = run.tests.flatMap((t) => t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`));
+      const mismatches = run.tests.filter((t) => t.profileMismatch).map((t) => `${t.requirement}: ${t.profileMismatch}`);
+      test.info().annotations.push({ type: 'mismatches', description: mismatches.join('\n') });
+      expect({ failed, attributed }, `${variant.name} made a choice the spec leaves open; without its profile the kit may not assess it, but must not fail it`).toEqual({ failed: [], attributed: [] });
+      expect(mismatches.length, 'the run names the profile mismatch').toBeGreaterThan(0);
+    });
+  }
+});
