@@ -581,6 +581,20 @@ function successBodyWithWholeGroupOnCreate(meta: ResponseMetadata, result: unkno
   return defaultHooks.successBody(meta, group ? ctx.hooks.toListItem(group) : result, ctx);
 }
 
+/** A filtered list that matches nothing is answered 404 "no groups found" instead of an empty page. */
+function listGroupsAnswering404WhenNothingMatches(principal: Principal, query: ListQuery, ctx: HookContext): ApiError | null {
+  const filtered = Object.values(query.filter).some((v) => v !== undefined);
+  if (!filtered) return null;
+  const any = ctx.store.snapshot().some((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx));
+  return any ? null : new ApiError(404, 'AssetBadRequest', 'no asset groups found');
+}
+
+/** A page of one item carries the item itself as Items, not an array of one (a serializer that unwraps singletons). */
+function listGroupsUnwrappingSingletons(principal: Principal, query: ListQuery, ctx: HookContext): ListResult {
+  const result = defaultHooks.listGroups(principal, query, ctx);
+  return result.Items.length === 1 ? { ...result, Items: result.Items[0] as unknown as ListResult['Items'] } : result;
+}
+
 // ---------------------------------------------------------------- the mutants
 
 export const MUTANTS: readonly Mutant[] = [
@@ -601,14 +615,14 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'emptyBearerAccepted', breaks: 'AUTH-02', description: '"Bearer " with no token is served as the default user', hooks: { authenticate: authenticateEmptyBearerAsDefaultUser } },
   { name: 'anySchemeAccepted', breaks: 'AUTH-03', description: 'the token is the header\'s last word, whatever the scheme (Basic, Token, none)', hooks: { authenticate: authenticateAnyScheme } },
   { name: 'unknownTokenAccepted', breaks: 'AUTH-04', description: 'any well-formed Bearer token is accepted as the default user', hooks: { authenticate: authenticateUnknownTokens } },
-  { name: 'unknownTokenKindAssetError', breaks: 'AUTH-04', description: 'an unknown token gets 401 with the error kind AssetError instead of TokenAuthError', hooks: { authenticate: authenticateUnknownTokensWithAssetErrorKind } },
+  { name: 'unknownTokenKindAssetError', breaks: 'ERR-02', description: 'an unknown token gets 401 with the error kind AssetError instead of TokenAuthError', hooks: { authenticate: authenticateUnknownTokensWithAssetErrorKind } },
   // ERR
   { name: 'errorBodyWithResult', breaks: 'ERR-01', description: 'error answers carry an empty Result beside the error', hooks: { errorBody: errorBodyWithResult } },
   { name: 'listBadRequestAsAssetError', breaks: 'ERR-02', description: 'ListAssetGroups 400s carry AssetError instead of AssetBadRequest', hooks: { errorBody: errorBodyOneBadRequestKind } },
   { name: 'badBody422', breaks: 'ERR-03', description: 'a body that is not a JSON object gets 422, a status the spec does not list', hooks: { parseBody: parseBodyWith422 } },
   // CREATE
   { name: 'blankIdFromOneChannel', breaks: 'CREATE-01', description: 'creates through channel B answer 200 with a blank Result.Id (" ")', hooks: { createGroup: createGroupWithBlankIdOnChannelB } },
-  { name: 'unicodeNormalised', breaks: 'CREATE-02', description: 'create fields are normalised to NFC, so combining marks do not round-trip', hooks: { validateCreate: validateCreateNormalisingUnicode } },
+  { name: 'unicodeNormalised', breaks: 'CREATE-05', description: 'create fields are normalised to NFC, so combining marks do not round-trip', hooks: { validateCreate: validateCreateNormalisingUnicode } },
   { name: 'channelSequenceIds', breaks: 'CREATE-03', description: 'channel-bound creates take Ids from a per-channel sequence, so channels repeat each other\'s Ids', hooks: { createGroup: createGroupWithChannelSequenceIds } },
   { name: 'projectNameDefaultEmpty', breaks: 'CREATE-04', description: 'an omitted ProjectName is stored as "" instead of "default"', hooks: { validateCreate: validateCreateWithEmptyProjectDefault } },
   // LIST
@@ -616,8 +630,8 @@ export const MUTANTS: readonly Mutant[] = [
   { name: 'assetSpaceFilterIgnored', breaks: 'LIST-02', description: 'the AssetSpaceId filter is ignored', hooks: { matchesFilter: matchesIgnoringAssetSpace } },
   { name: 'groupTypeFilterIgnored', breaks: 'LIST-03', description: 'the GroupType filter is ignored', hooks: { matchesFilter: matchesIgnoringGroupType } },
   { name: 'groupIdsFilterIgnored', breaks: 'LIST-04', description: 'the GroupIds filter is ignored', hooks: { matchesFilter: matchesIgnoringGroupIds } },
-  { name: 'nameFilterCaseSensitive', breaks: 'LIST-05', description: 'the Name filter matches case-sensitively', hooks: { matchesFilter: matchesNameCaseSensitively } },
-  { name: 'nameFilterIgnored', breaks: 'LIST-06', description: 'the Name filter is ignored', hooks: { matchesFilter: matchesIgnoringName } },
+  { name: 'nameFilterCaseSensitive', breaks: 'LIST-07', description: 'the Name filter matches case-sensitively', hooks: { matchesFilter: matchesNameCaseSensitively } },
+  { name: 'nameFilterIgnored', breaks: 'LIST-05', description: 'the Name filter is ignored', hooks: { matchesFilter: matchesIgnoringName } },
   // PAGE
   { name: 'pageOneTooMany', breaks: 'PAGE-01', description: 'a full page holds PageSize + 1 items', hooks: { listGroups: listGroupsOneTooMany } },
   { name: 'pageSizeClamped', breaks: 'PAGE-02', description: 'PageSize is clamped to 50 silently and the clamped value echoed', hooks: { validateList: validateListClampingPageSize } },
@@ -675,6 +689,9 @@ export const MUTANTS: readonly Mutant[] = [
   // more for the list
   { name: 'nameFilterLikeWildcards', breaks: 'LIST-05', description: 'the Name filter is a LIKE pattern: % and _ are wildcards', hooks: { matchesFilter: matchesNameAsLikePattern } },
   { name: 'pagesSkipOne', breaks: 'PAGE-05', description: 'pages after the first start one item late, so one group per boundary is never shown', hooks: { listGroups: listGroupsSkippingOne } },
+  { name: 'filteredNoMatchIs404', breaks: 'LIST-06', description: 'a filtered list that matches nothing answers 404 "no asset groups found"', hooks: { authorizeList: listGroupsAnswering404WhenNothingMatches } },
+  { name: 'projectNameIgnored', breaks: 'CREATE-02', description: 'the ProjectName sent is ignored and every group is stored under "default"', hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'ProjectName' ? 'default' : value)) } },
+  { name: 'singleItemNotInArray', breaks: 'SCHEMA-02', description: 'a page of one item carries that item as Items instead of an array of one', hooks: { listGroups: listGroupsUnwrappingSingletons } },
   { name: 'snapshotFrozenAtFirstRead', breaks: 'VIS-01', description: 'the list snapshot is taken at the first read and never refreshed', hooks: { listGroups: listGroupsFromFrozenSnapshot } },
   { name: 'createReturnsWholeGroup', breaks: 'SCHEMA-01', description: 'a create answers the whole new group as its Result, not the Id alone', hooks: { successBody: successBodyWithWholeGroupOnCreate } },
   { name: 'errorKindOmittedOn400', breaks: 'ERR-01', description: '400 answers carry a Message but no Code', hooks: { errorBody: errorBodyWithoutKindOn400 } },

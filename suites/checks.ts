@@ -319,7 +319,19 @@ export function itemsArray(ex: Exchange): Failure | undefined {
  */
 export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
 /** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
-export const listedBy = (owner: string): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200), owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+
+/** A success as its owner's to give: the token accepted (AUTH-05's), then the 200 (the owner's). */
+export const succeeded = (owner: string): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];
+
+/** No more matches counted than groups asked for by Id: more means the Id filter let others in (LIST-04's). */
+export function totalAtMost(n: number): Check {
+  return named('totalAtMost', (ex) => {
+    const total = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (typeof total !== 'number' || total <= n) return undefined;
+    return fail('totalAtMost', `TotalCount ${total} for a query by ${n} Ids`, `at most the ${n} groups asked for match`, 'apply the Id filter before counting');
+  });
+}
 
 /** The filters of a list query, in the kit's terms (suites/api.ts turns them into the profile's field names). */
 export interface FilterQuery {

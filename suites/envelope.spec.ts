@@ -8,10 +8,9 @@ import {
   envelopeOf,
   envelopePresent,
   jsonContentType,
-  owned,
   requestIdNonEmpty,
   resultPresent,
-  status200,
+  succeeded,
   type Step,
 } from './checks';
 import type { Exchange } from './exchange';
@@ -45,7 +44,7 @@ function errorCalls(api: Api): (() => Promise<Exchange>)[] {
 async function successes(api: Api, dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
   const calls = validCalls(api, dataset);
   const answers = await together(calls.map((c) => c.call));
-  for (const [i, ex] of answers.entries()) await verify(ex, [owned(calls[i].owner, status200), JSON_ANSWER, ...own(ex)]);
+  for (const [i, ex] of answers.entries()) await verify(ex, [...succeeded(calls[i].owner), JSON_ANSWER, ...own(ex)]);
 }
 
 /** The error answers among the provoked ones; none at all leaves nothing to judge, which is not a pass. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Verify } from './fixtures';
 import { checkProperty } from './property';
-import { createdWithId, everyItem, itemsAtMost, listsIncluding, owned, pagesPartition, pagingEchoes, type Check } from './checks';
+import { createdWithId, everyItem, itemsAtMost, listedBy, listsIncluding, owned, pagesPartition, pagingEchoes, type Check } from './checks';
 import type { Exchange } from './exchange';
 import type { Profile } from '../schemas/profile';
 
@@ -72,7 +72,8 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
       return { check: 'modelCount', received: `${onPage} items on page ${this.pageNumber} with TotalCount ${t}`, documented: `page ${this.pageNumber} of size ${this.pageSize} holds min(PageSize, TotalCount - offset) = ${expected} items`, fix: 'page through exactly the matching groups' };
     };
     await r.verify(exchange, [
-      ...LISTED,
+      // Asking only for pending groups may match nothing yet: how such a list is answered is LIST-06's.
+      ...(visible.length ? LISTED : listedBy('LIST-06')),
       owned('LIST-04', everyItem('Id is one of those asked for', (item) => asked.includes(item.Id as string), 'filtering by logical ID')),
       owned('PAGE-01', itemsAtMost(this.pageSize)),
       owned('PAGE-02', pagingEchoes(this.pageNumber, this.pageSize)),

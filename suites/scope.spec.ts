@@ -76,7 +76,7 @@ test.describe('CHAN channel scoping', () => {
     api.token('channelA');
     api.token('channelB');
     // First as the create-and-wait phase saw it: each channel's group listed to its own token in time.
-    await judgeVisibility(dataset, judge, 'channelA', 'channelB');
+    await judgeVisibility(dataset, judge, verify, 'channelA', 'channelB');
     const roles = ['channelA', 'channelB'] as const;
     const own = roles.map((role) => groupsOf(dataset, (g) => g.via === role).map((g) => g.id));
     const answers = await together(roles.map((role, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: own[i] }), { as: role })));

@@ -62,6 +62,7 @@ const NOT_CHECKS: Record<string, string> = {
   listedBy: 'builds the LISTED preconditions with another owner',
   errorWith: 'builds statusIs, errorKindReadable and kindIs',
   pointerOf: 'searches a body for a value',
+  succeeded: 'builds the AUTH-05 and status preconditions of a success',
   filtersHold: 'builds the filters\' preconditions, each everyItem owned by its LIST requirement',
 };
 
