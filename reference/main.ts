@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { referenceTokens, TOKEN_ROLES } from './config';
 import { findMutant, MUTANTS, type Mutant } from './mutants';
 import { findVariant, VARIANTS, type Variant } from './variants';
+import { findProfileVariant, PROFILE_VARIANTS } from './profile-variants';
+import { profileFromOverride } from '../schemas/profile';
 import { DEFAULT_CREATE_RATE, startReferenceServer, type ReferenceOptions } from './server';
 
 const DEFAULT_PORT = 8787;
@@ -95,10 +97,13 @@ function parseCommandLine(argv: string[]): { help: true } | { listMutants: true 
   const mutant = values.mutant === undefined ? undefined : findMutant(values.mutant);
   if (values.mutant !== undefined && !mutant) throw new UsageError(`--mutant: no mutant named ${JSON.stringify(values.mutant)} (--list-mutants lists them)`);
   if (mutant) options.hooks = mutant.hooks;
-  const variant = values.variant === undefined ? undefined : findVariant(values.variant);
+  const profileVariant = values.variant === undefined ? undefined : findProfileVariant(values.variant);
+  const variant = values.variant === undefined ? undefined : findVariant(values.variant) ?? (profileVariant && { ...profileVariant, hooks: profileVariant.hooks ?? {} });
   if (values.variant !== undefined && !variant) throw new UsageError(`--variant: no variant named ${JSON.stringify(values.variant)} (--list-variants lists them)`);
   if (variant && mutant) throw new UsageError('--variant and --mutant exclude each other');
   if (variant) options.hooks = variant.hooks;
+  // A variant of a profile choice serves its own profile: run the kit against it with AG_PROFILE, or see the mismatch named without.
+  if (profileVariant) options.profile = profileFromOverride(profileVariant.profile, profileVariant.name);
   return { help: false, options, printTokens, mutant, variant };
 }
 
@@ -117,6 +122,7 @@ async function main(): Promise<void> {
   }
   if ('listVariants' in command) {
     process.stdout.write(VARIANTS.map((v) => `${v.name}  ${v.description}\n`).join(''));
+    process.stdout.write(PROFILE_VARIANTS.map((v) => `${v.name}  (profile) ${v.description}\n`).join(''));
     return;
   }
   if (command.help) {

@@ -82,13 +82,16 @@ test.describe('INPUT handling of bad input', () => {
     }));
   });
 
-  test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)', requirement('INPUT-03'), async ({ api, verify, kit }, testInfo) => {
+  test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)', requirement('INPUT-03'), async ({ api, dataset, verify, kit }, testInfo) => {
     const { filterField, filters } = kit.context.profile.list;
     const wrongFilter = fc.record({ key: fc.constantFrom(filters.assetSpaceId, filters.groupType, filters.name), value: notAString }).map(({ key, value }) => ({ [filterField]: { [key]: value } }));
     const wrongIds = fc.oneof(fc.string({ maxLength: 10 }), fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 })), { minLength: 1, maxLength: 3 }), fc.integer()).map((value) => ({ [filterField]: { [filters.groupIds]: value } }));
     const wrongFilterObject = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean()).map((value) => ({ [filterField]: value }));
     // Paging values of the wrong type are PAGE-07's (invalid paging values), so they are not drawn here.
-    const wrongBody = fc.oneof(wrongFilter, wrongIds, wrongFilterObject);
+    // A target that filters by Id under another name ignores the profile's: what it makes of a wrong type there says nothing.
+    const idFilterKnown = !dataset.profileMismatch?.idFilter;
+    if (!idFilterKnown) testInfo.annotations.push({ type: 'not assessed here', description: `${filterField}.${filters.groupIds}: ${dataset.profileMismatch!.idFilter}` });
+    const wrongBody = idFilterKnown ? fc.oneof(wrongFilter, wrongIds, wrongFilterObject) : fc.oneof(wrongFilter, wrongFilterObject);
     const answer = await sentAhead(kit.config, [wrongBody], (body) => api.call('ListAssetGroups', body));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(wrongBody, async (body) => {
       await verify(await answer(body), refused);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { VARIANTS, VARIANTS_TABLE_PATH, renderVariantsTable } from '../reference/variants';
 import { MUTANTS } from '../reference/mutants';
+import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { expectComplete, runSuites } from './suite-run';
 import { ROOT } from './harness';
 import { loadCatalogue } from '../schemas/requirements';
@@ -53,7 +54,7 @@ test.describe('variant guards', () => {
     const reference = (args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'reference/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
     const listed = reference(['--list-variants']);
     expect(listed.status, listed.stderr).toBe(0);
-    expect(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual(VARIANTS.map((v) => v.name));
+    expect(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual([...VARIANTS, ...PROFILE_VARIANTS].map((v) => v.name));
     const unknown = reference(['--variant', 'noSuchVariant', '--port', '0']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('noSuchVariant');
