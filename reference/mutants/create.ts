@@ -1,0 +1,96 @@
+/** CREATE: what CreateAssetGroup answers and stores. */
+import { ApiError, badRequest, defaultHooks, type CreateInput, type HookContext } from '../behaviour';
+import { CHANNEL_B } from '../config';
+import { family } from './helpers';
+
+/** Stores each field through `store`, after the reference validation. */
+function validateCreateStoring(store: (field: string, value: string) => string) {
+  return (body: Record<string, unknown>, ctx: HookContext): CreateInput | ApiError => {
+    const input = defaultHooks.validateCreate(body, ctx);
+    if (input instanceof ApiError) return input;
+    return Object.fromEntries(Object.entries(input).map(([field, value]) => [field, store(field, value)])) as unknown as CreateInput;
+  };
+}
+
+export const CREATE = family({
+  /**
+   * Channel B's upstream connector answers a blank Id (a space) and the group is filed under it.
+   * Blank, not empty, so the kit's create phase still tracks the group: only the checks of the
+   * create answer itself can tell.
+   */
+  blankIdFromOneChannel: {
+    breaks: 'CREATE-01',
+    description: 'creates through channel B answer 200 with a blank Result.Id (" ")',
+    hooks: {
+      createGroup: (principal, input, ctx) => {
+        const group = defaultHooks.createGroup(principal, input, ctx);
+        if (principal.channel === CHANNEL_B) group.Id = ' ';
+        return group;
+      },
+    },
+  },
+  /** Strings are normalised to NFC on the way in, so combining marks do not round-trip. */
+  unicodeNormalised: {
+    breaks: 'CREATE-05',
+    description: 'create fields are normalised to NFC, so combining marks do not round-trip',
+    hooks: { validateCreate: validateCreateStoring((_field, value) => value.normalize('NFC')) },
+  },
+  /** Channel-bound creates take Ids from a per-channel sequence: two channels repeat each other's Ids. */
+  channelSequenceIds: {
+    breaks: 'CREATE-03',
+    description: 'channel-bound creates take Ids from a per-channel sequence, so channels repeat each other\'s Ids',
+    hooks: {
+      createGroup: (principal, input, ctx) => {
+        const group = defaultHooks.createGroup(principal, input, ctx);
+        if (principal.channel !== null) group.Id = `agp-${ctx.store.all().filter((g) => g.channel === principal.channel).length}`;
+        return group;
+      },
+    },
+  },
+  /** An omitted ProjectName is stored as an empty string instead of the default. */
+  projectNameDefaultEmpty: {
+    breaks: 'CREATE-04',
+    description: 'an omitted ProjectName is stored as "" instead of "default"',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const input = defaultHooks.validateCreate(body, ctx);
+        const omitted = !Object.prototype.hasOwnProperty.call(body, 'ProjectName');
+        return input instanceof ApiError || !omitted ? input : { ...input, ProjectName: '' };
+      },
+    },
+  },
+  longNameTruncated: {
+    breaks: 'CREATE-05',
+    description: 'Names are stored cut to 60 characters',
+    hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'Name' ? [...value].slice(0, 60).join('') : value)) },
+  },
+  /** Length bounds counted in UTF-16 code units, as String.length does: a character outside the BMP counts twice. */
+  utf16LengthLimit: {
+    breaks: 'CREATE-05',
+    description: 'length bounds count UTF-16 code units, so text outside the BMP is refused before its bound',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        for (const [field, max] of Object.entries(ctx.profile.create.maxLength)) {
+          const value = body[field];
+          if (typeof value === 'string' && value.length > max) return badRequest('CreateAssetGroup', `${field} must be at most ${max} characters`);
+        }
+        return defaultHooks.validateCreate(body, ctx);
+      },
+    },
+  },
+  astralCharsReplaced: {
+    breaks: 'CREATE-05',
+    description: 'characters outside the BMP are stored as U+FFFD',
+    hooks: { validateCreate: validateCreateStoring((_field, value) => value.replace(/[\u{10000}-\u{10FFFF}]/gu, '\ufffd')) },
+  },
+  emptyTitleDefaulted: {
+    breaks: 'CREATE-05',
+    description: 'an empty Title is stored as "Untitled"',
+    hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'Title' && value === '' ? 'Untitled' : value)) },
+  },
+  projectNameIgnored: {
+    breaks: 'CREATE-02',
+    description: 'the ProjectName sent is ignored and every group is stored under "default"',
+    hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'ProjectName' ? 'default' : value)) },
+  },
+});

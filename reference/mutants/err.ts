@@ -1,0 +1,52 @@
+/** ERR: the error body, its kind and the statuses errors are answered with. */
+import { ApiError, defaultHooks } from '../behaviour';
+import { family, onRefusedBearer } from './helpers';
+
+export const ERR = family({
+  /** Error answers carry an empty Result beside the error. */
+  errorBodyWithResult: {
+    breaks: 'ERR-01',
+    description: 'error answers carry an empty Result beside the error',
+    hooks: { errorBody: (meta, error, ctx) => ({ ...(defaultHooks.errorBody(meta, error, ctx) as object), Result: {} }) },
+  },
+  /** One 400 kind for both operations: ListAssetGroups' 400s say AssetError too. */
+  listBadRequestAsAssetError: {
+    breaks: 'ERR-02',
+    description: 'ListAssetGroups 400s carry AssetError instead of AssetBadRequest',
+    hooks: {
+      errorBody: (meta, error, ctx) => {
+        const kind = error.status === 400 && error.code === 'AssetBadRequest' ? 'AssetError' : error.code;
+        return defaultHooks.errorBody(meta, new ApiError(error.status, kind, error.message, error.headers), ctx);
+      },
+    },
+  },
+  /** Bodies that are not a JSON object are answered 422 Unprocessable Content, a status the spec does not list. */
+  badBody422: {
+    breaks: 'ERR-03',
+    description: 'a body that is not a JSON object gets 422, a status the spec does not list',
+    hooks: {
+      parseBody: (raw, op) => {
+        const result = defaultHooks.parseBody(raw, op);
+        return result instanceof ApiError ? new ApiError(422, result.code, result.message) : result;
+      },
+    },
+  },
+  /** A token the directory does not know is reported with the generic kind, as a failed lookup. */
+  unknownTokenKindAssetError: {
+    breaks: 'ERR-02',
+    description: 'an unknown token gets 401 with the error kind AssetError instead of TokenAuthError',
+    hooks: { authenticate: onRefusedBearer((refused) => new ApiError(401, 'AssetError', refused.message)) },
+  },
+  /** 400 answers carry a Message but no Code: the error kind is nowhere in the body. */
+  errorKindOmittedOn400: {
+    breaks: 'ERR-01',
+    description: '400 answers carry a Message but no Code',
+    hooks: {
+      errorBody: (meta, error, ctx) => {
+        const body = defaultHooks.errorBody(meta, error, ctx) as { ResponseMetadata: { Error?: Record<string, unknown> } };
+        if (error.status === 400 && body.ResponseMetadata.Error) delete body.ResponseMetadata.Error.Code;
+        return body;
+      },
+    },
+  },
+});

@@ -1,0 +1,88 @@
+/**
+ * What the mutant families share: the `Mutant` shape, `family()` (a family's mutants keyed by name,
+ * each entry whole), and the pieces of reference behaviour several modifiers swap one part of.
+ */
+import { ApiError, defaultHooks, type HookContext, type ListQuery, type ListResult, type Principal, type ReferenceHooks, type ResponseMetadata } from '../behaviour';
+import type { GroupRecord } from '../store';
+
+export interface Mutant {
+  /** camelCase, unique; the key in mutants.expected.yaml and the value of --mutant. */
+  name: string;
+  /** The requirement ID it is designed to break; always among its expected failures. */
+  breaks: string;
+  /** What is wrong with it, as a bug report would say. */
+  description: string;
+  hooks: Partial<ReferenceHooks>;
+}
+
+/** A family's mutants keyed by name; the key becomes the mutant's `name`. */
+export function family<K extends string>(entries: Record<K, Omit<Mutant, 'name'>>): Record<K, Mutant> {
+  return Object.fromEntries(Object.entries<Omit<Mutant, 'name'>>(entries).map(([name, entry]) => [name, { name, ...entry }])) as Record<K, Mutant>;
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function withoutRegion(meta: ResponseMetadata): ResponseMetadata {
+  const { Region: _dropped, ...rest } = meta;
+  return rest as ResponseMetadata;
+}
+
+export const channelAllows = (group: GroupRecord, principal: Principal): boolean => principal.channel === null || group.channel === principal.channel;
+
+/** The reference list computation with the visibility rule and the paging arithmetic swappable. */
+export function listWith(
+  principal: Principal,
+  query: ListQuery,
+  ctx: HookContext,
+  { visible = ctx.hooks.visibleTo, offsetOf = (q: ListQuery) => (q.pageNumber - 1) * q.pageSize, extra = 0 }: {
+    visible?: (group: GroupRecord, principal: Principal) => boolean;
+    offsetOf?: (q: ListQuery, matches: number) => number;
+    extra?: number;
+  } = {},
+): ListResult {
+  const matches = ctx.store.snapshot().filter((g) => visible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx));
+  const offset = offsetOf(query, matches.length);
+  return {
+    Items: matches.slice(offset, offset + query.pageSize + extra).map((g) => ctx.hooks.toListItem(g)),
+    TotalCount: matches.length,
+    PageNumber: query.pageNumber,
+    PageSize: query.pageSize,
+  };
+}
+
+/** Per-server state, so one mutant's hooks can serve several servers (tests start many). */
+export function perServer<T>(make: () => T): (ctx: HookContext) => T {
+  const states = new WeakMap<HookContext, T>();
+  return (ctx) => {
+    let state = states.get(ctx);
+    if (state === undefined) states.set(ctx, (state = make()));
+    return state;
+  };
+}
+
+/** The reference list, but the user and channel rules are skipped when `unscoped` says so for this query. */
+export function listUnscopedWhen(unscoped: (query: ListQuery) => boolean, { channelOnly = false, userOnly = false } = {}) {
+  return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
+    if (!unscoped(query)) return defaultHooks.listGroups(principal, query, ctx);
+    const visible = channelOnly ? (g: GroupRecord, p: Principal) => g.ownerUserId === p.userId : userOnly ? channelAllows : () => true;
+    return listWith(principal, query, ctx, { visible });
+  };
+}
+
+/** Items are scoped, but TotalCount counts the matches before scoping: the count leaks what the caller may not see. */
+export function listCountingBeyondScope(countVisible: (g: GroupRecord, p: Principal) => boolean) {
+  return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
+    const result = defaultHooks.listGroups(principal, query, ctx);
+    const total = ctx.store.snapshot().filter((g) => countVisible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx)).length;
+    return { ...result, TotalCount: total };
+  };
+}
+
+/** The reference authentication, but a well-formed Bearer header it refuses is answered by `instead`. */
+export function onRefusedBearer(instead: (refused: ApiError, ctx: HookContext) => Principal | ApiError) {
+  return (authorization: string | undefined, ctx: HookContext): Principal | ApiError => {
+    const result = defaultHooks.authenticate(authorization, ctx);
+    const wellFormed = authorization !== undefined && /^bearer \S/i.test(authorization);
+    return result instanceof ApiError && wellFormed ? instead(result, ctx) : result;
+  };
+}

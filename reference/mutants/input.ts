@@ -1,0 +1,113 @@
+/** INPUT: what the server does with unusual or invalid input; refused with a 4xx, never a 500. */
+import { ApiError, codePointLength, defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
+import { family, perServer } from './helpers';
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const rateLimitedOnce = perServer(() => new Set<string>());
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const INPUT = family({
+  /** A hand-written parser crashes on an invalid escape sequence (500) instead of refusing it. */
+  badEscapeCrashes: {
+    breaks: 'INPUT-01',
+    description: 'an invalid escape sequence in the JSON body gets a 500',
+    hooks: {
+      parseBody: (raw, op) => {
+        const text = raw.toString('utf8');
+        if (!parsesAsJson(text) && /\\[^"\\/bfnrtu]/.test(text)) throw new Error('unexpected escape sequence');
+        return defaultHooks.parseBody(raw, op);
+      },
+    },
+  },
+  /** Any JSON value is taken as the body; only objects were ever tested. */
+  nonObjectBodyAccepted: {
+    breaks: 'INPUT-02',
+    description: 'a JSON body that is not an object is accepted (or crashes) instead of being refused',
+    hooks: {
+      parseBody: (raw, op) => {
+        const result = defaultHooks.parseBody(raw, op);
+        if (!(result instanceof ApiError) || !/must be a JSON object/.test(result.message)) return result;
+        return JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      },
+    },
+  },
+  /** Create fields are coerced with String() instead of type-checked. */
+  createFieldsCoerced: {
+    breaks: 'INPUT-03',
+    description: 'create fields of the wrong type are coerced with String()',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const coerced: Record<string, unknown> = { ...body };
+        for (const field of ['Name', 'Title', 'Description', 'GroupType', 'ProjectName']) {
+          if (coerced[field] !== undefined && typeof coerced[field] !== 'string') coerced[field] = String(coerced[field]);
+        }
+        return defaultHooks.validateCreate(coerced, ctx);
+      },
+    },
+  },
+  /** The Name length limit is not enforced. */
+  overlongNameAccepted: {
+    breaks: 'INPUT-04',
+    description: 'a Name over 64 characters is accepted',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const max = ctx.profile.create.maxLength.Name;
+        const name = body.Name;
+        if (typeof name !== 'string' || max === undefined || codePointLength(name) <= max) return defaultHooks.validateCreate(body, ctx);
+        const input = defaultHooks.validateCreate({ ...body, Name: [...name].slice(0, max).join('') }, ctx);
+        return input instanceof ApiError ? input : { ...input, Name: name };
+      },
+    },
+  },
+  /** An unknown Action reaches a dispatch table lookup that throws (500). */
+  unknownActionCrashes: {
+    breaks: 'INPUT-05',
+    description: 'an unknown or missing Action gets a 500',
+    hooks: {
+      selectOperation: (action, version) => {
+        if (!OPERATIONS.includes(action as Operation)) throw new TypeError(`handlers[${JSON.stringify(action)}] is not a function`);
+        return defaultHooks.selectOperation(action, version);
+      },
+    },
+  },
+  /** The Version parameter is never checked. */
+  anyVersionAccepted: {
+    breaks: 'INPUT-06',
+    description: 'any Version, or none, is served as 2024-01-01',
+    hooks: { selectOperation: (action) => defaultHooks.selectOperation(action, SPEC_VERSION) },
+  },
+  /** A strict UTF-8 encoder in the storage layer throws on a lone surrogate (500). */
+  loneSurrogateCrashes: {
+    breaks: 'INPUT-07',
+    description: 'a lone surrogate in a create field gets a 500',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const input = defaultHooks.validateCreate(body, ctx);
+        if (!(input instanceof ApiError) && Object.values(input).some((v) => LONE_SURROGATE.test(v))) throw new Error('invalid UTF-16: lone surrogate');
+        return input;
+      },
+    },
+  },
+  /** The first create of each token is rate limited, with no Retry-After header. */
+  rateLimitWithoutRetryAfter: {
+    breaks: 'INPUT-08',
+    description: 'the first create of each token gets 429 without a Retry-After header',
+    hooks: {
+      limitCreate: (principal, ctx) => {
+        const seen = rateLimitedOnce(ctx);
+        if (seen.has(principal.token)) return null;
+        seen.add(principal.token);
+        return new ApiError(429, 'UpstreamRateLimit', 'create rate exceeded');
+      },
+    },
+  },
+});

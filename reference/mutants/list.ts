@@ -1,0 +1,75 @@
+/** LIST: the list body and its filters. */
+import { ApiError, badRequest, defaultHooks, type HookContext, type ListFilter } from '../behaviour';
+import type { GroupRecord } from '../store';
+import { family } from './helpers';
+
+/** The reference filter with one of its fields dropped, as if that field were never read. */
+const matchesIgnoring = (field: keyof ListFilter) => (group: GroupRecord, filter: ListFilter, ctx: HookContext): boolean =>
+  defaultHooks.matchesFilter(group, { ...filter, [field]: undefined }, ctx);
+
+export const LIST = family({
+  /** `{}` is refused as "empty", a common JavaScript slip (`Object.keys(body).length === 0`). */
+  emptyListBodyRefused: {
+    breaks: 'LIST-01',
+    description: 'ListAssetGroups with body {} gets 400 "request body is empty"',
+    hooks: {
+      validateList: (body, ctx) => (Object.keys(body).length === 0 ? badRequest('ListAssetGroups', 'request body is empty') : defaultHooks.validateList(body, ctx)),
+    },
+  },
+  assetSpaceFilterIgnored: {
+    breaks: 'LIST-02',
+    description: 'the AssetSpaceId filter is ignored',
+    hooks: { matchesFilter: matchesIgnoring('assetSpaceId') },
+  },
+  groupTypeFilterIgnored: {
+    breaks: 'LIST-03',
+    description: 'the GroupType filter is ignored',
+    hooks: { matchesFilter: matchesIgnoring('groupType') },
+  },
+  groupIdsFilterIgnored: {
+    breaks: 'LIST-04',
+    description: 'the GroupIds filter is ignored',
+    hooks: { matchesFilter: matchesIgnoring('groupIds') },
+  },
+  /** The name filter is a case-sensitive substring match. */
+  nameFilterCaseSensitive: {
+    breaks: 'LIST-07',
+    description: 'the Name filter matches case-sensitively',
+    hooks: {
+      matchesFilter: (group, filter, ctx) => {
+        if (filter.name !== undefined && !group.Name.includes(filter.name)) return false;
+        return defaultHooks.matchesFilter(group, { ...filter, name: undefined }, ctx);
+      },
+    },
+  },
+  nameFilterIgnored: {
+    breaks: 'LIST-05',
+    description: 'the Name filter is ignored',
+    hooks: { matchesFilter: matchesIgnoring('name') },
+  },
+  /** The name filter goes into a LIKE pattern unescaped: % and _ are wildcards. */
+  nameFilterLikeWildcards: {
+    breaks: 'LIST-05',
+    description: 'the Name filter is a LIKE pattern: % and _ are wildcards',
+    hooks: {
+      matchesFilter: (group, filter, ctx) => {
+        if (filter.name === undefined || !/[%_]/.test(filter.name)) return defaultHooks.matchesFilter(group, filter, ctx);
+        const pattern = new RegExp(filter.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.'), 'i');
+        return defaultHooks.matchesFilter(group, { ...filter, name: undefined }, ctx) && pattern.test(group.Name);
+      },
+    },
+  },
+  /** A filtered list that matches nothing is answered 404 "no groups found" instead of an empty page. */
+  filteredNoMatchIs404: {
+    breaks: 'LIST-06',
+    description: 'a filtered list that matches nothing answers 404 "no asset groups found"',
+    hooks: {
+      authorizeList: (principal, query, ctx) => {
+        const filtered = Object.values(query.filter).some((v) => v !== undefined);
+        if (!filtered) return null;
+        const any = ctx.store.snapshot().some((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx));
+        return any ? null : new ApiError(404, 'AssetBadRequest', 'no asset groups found');
+      },
+    },
+  },
+});

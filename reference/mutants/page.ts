@@ -1,0 +1,89 @@
+/** PAGE: PageNumber, PageSize, TotalCount and the page arithmetic. */
+import { ApiError, defaultHooks } from '../behaviour';
+import { family, listWith } from './helpers';
+
+export const PAGE = family({
+  /** `slice(offset, offset + size + 1)`: one item too many on every full page. */
+  pageOneTooMany: {
+    breaks: 'PAGE-01',
+    description: 'a full page holds PageSize + 1 items',
+    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { extra: 1 }) },
+  },
+  /** PageSize is clamped to 50 and the clamped value echoed. */
+  pageSizeClamped: {
+    breaks: 'PAGE-02',
+    description: 'PageSize is clamped to 50 silently and the clamped value echoed',
+    hooks: {
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        return query instanceof ApiError ? query : { ...query, pageSize: Math.min(query.pageSize, 50) };
+      },
+    },
+  },
+  /** The default page size is 20 rather than the profile's 10. */
+  defaultPageSize20: {
+    breaks: 'PAGE-03',
+    description: 'the default PageSize is 20, not the profile\'s 10',
+    hooks: {
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        const omitted = !Object.prototype.hasOwnProperty.call(body, ctx.profile.list.pageSize.field);
+        return query instanceof ApiError || !omitted ? query : { ...query, pageSize: 20 };
+      },
+    },
+  },
+  /** TotalCount is the length of the page. */
+  totalCountOfPage: {
+    breaks: 'PAGE-04',
+    description: 'TotalCount counts the items of the page',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return { ...result, TotalCount: result.Items.length };
+      },
+    },
+  },
+  /** Pages after the first start one item early, so neighbouring pages share an item. */
+  pagesOverlapByOne: {
+    breaks: 'PAGE-05',
+    description: 'pages after the first start one item early (off-by-one offset)',
+    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => Math.max(0, (q.pageNumber - 1) * q.pageSize - 1) }) },
+  },
+  /** A page past the end is answered with the last page instead of an empty one. */
+  pastEndShowsLastPage: {
+    breaks: 'PAGE-06',
+    description: 'a page past the end answers the last page',
+    hooks: {
+      listGroups: (principal, query, ctx) =>
+        listWith(principal, query, ctx, {
+          offsetOf: (q, matches) => {
+            const offset = (q.pageNumber - 1) * q.pageSize;
+            return offset >= matches && matches > 0 ? Math.floor((matches - 1) / q.pageSize) * q.pageSize : offset;
+          },
+        }),
+    },
+  },
+  /** Invalid paging values silently fall back to the defaults. */
+  pagingNotValidated: {
+    breaks: 'PAGE-07',
+    description: 'invalid PageNumber or PageSize silently fall back to the defaults',
+    hooks: {
+      validateList: (body, ctx) => {
+        const { pageNumber, pageSize } = ctx.profile.list;
+        const lenient = { ...body };
+        for (const spec of [pageNumber, pageSize]) {
+          const value = lenient[spec.field];
+          const max = (spec as { maximum?: number }).maximum ?? Infinity;
+          if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && value <= max)) delete lenient[spec.field];
+        }
+        return defaultHooks.validateList(lenient, ctx);
+      },
+    },
+  },
+  /** Pages after the first start one item late (off-by-one the other way): one match per page boundary is never shown. */
+  pagesSkipOne: {
+    breaks: 'PAGE-05',
+    description: 'pages after the first start one item late, so one group per boundary is never shown',
+    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => (q.pageNumber - 1) * q.pageSize + (q.pageNumber > 1 ? 1 : 0) }) },
+  },
+});

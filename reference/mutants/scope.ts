@@ -1,0 +1,48 @@
+/** SCOPE: a list shows the caller's user's groups only, whatever the filter, page or count. */
+import { family, channelAllows, listCountingBeyondScope, listUnscopedWhen, listWith } from './helpers';
+
+export const SCOPE = family({
+  /** The "list everything" fast path (no filter) forgets the user check. */
+  unfilteredListIgnoresUser: {
+    breaks: 'SCOPE-01',
+    description: 'a list without a filter shows every user\'s groups',
+    hooks: { listGroups: listUnscopedWhen((q) => Object.keys(q.filter).length === 0, { userOnly: true }) },
+  },
+  /** A GroupIds filter is served by primary-key lookup, which skips the user check. */
+  idFilterIgnoresUser: {
+    breaks: 'SCOPE-02',
+    description: 'another user\'s groups leak through a GroupIds filter',
+    hooks: { listGroups: listUnscopedWhen((q) => (q.filter.groupIds?.length ?? 0) > 0, { userOnly: true }) },
+  },
+  /** An exact Name is served from a global name index, which skips the user check. */
+  exactNameIgnoresUser: {
+    breaks: 'SCOPE-03',
+    description: 'another user\'s group leaks through an exact Name filter',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const name = query.filter.name;
+        return listWith(principal, query, ctx, { visible: (g, p) => (name !== undefined && g.Name === name ? channelAllows(g, p) : ctx.hooks.visibleTo(g, p)) });
+      },
+    },
+  },
+  spaceFilterIgnoresUser: {
+    breaks: 'SCOPE-04',
+    description: 'a list filtered by AssetSpaceId skips the user rule (the channel rule still holds)',
+    hooks: { listGroups: listUnscopedWhen((q) => q.filter.assetSpaceId !== undefined, { userOnly: true }) },
+  },
+  typeAndIdsIgnoreUser: {
+    breaks: 'SCOPE-04',
+    description: 'a list filtered by GroupType and Ids together skips the user rule (the channel rule still holds)',
+    hooks: { listGroups: listUnscopedWhen((q) => q.filter.groupType !== undefined && (q.filter.groupIds?.length ?? 0) > 0, { userOnly: true }) },
+  },
+  totalCountUnscoped: {
+    breaks: 'SCOPE-02',
+    description: 'TotalCount counts every user\'s matches while Items are scoped',
+    hooks: { listGroups: listCountingBeyondScope(() => true) },
+  },
+  laterPagesUnscoped: {
+    breaks: 'SCOPE-02',
+    description: 'pages after the first skip the user and channel rules',
+    hooks: { listGroups: listUnscopedWhen((q) => q.pageNumber > 1) },
+  },
+});
