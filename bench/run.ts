@@ -23,7 +23,7 @@ import { startReferenceServer, type ReferenceOptions } from '../reference/server
 import { referenceUsers } from '../reference/config';
 import { attachmentsOf, referenceTokenEnv, testsOfReport, type JsonReport } from '../tests/harness';
 import { datasetFile, type Dataset } from '../suites/dataset';
-import type { RequestStats } from '../suites/api';
+import type { RequestStats } from '../suites/request-stats';
 
 // ---------------------------------------------------------------- settings
 

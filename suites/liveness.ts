@@ -1,0 +1,32 @@
+/**
+ * Whether the target still answers, per worker process. After a few requests in a row got no
+ * answer, one plain list tells a target that only chokes on some inputs (a failure of those
+ * checks) from one that has gone away; once it has gone away every further request fails at once,
+ * so the run ends in seconds instead of timing out test by test.
+ */
+import { buildUrl, send, SPEC_PATH, type Exchange, type SendOptions } from './exchange';
+
+const health = { failures: 0, dead: '' };
+
+function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
+  return {
+    request: { method: 'POST', url: buildUrl(baseURL, SPEC_PATH, options.action, options.version), action: options.action, version: options.version, headers: { authorization: options.authorizationShown }, body: options.body },
+    networkError: `not sent: ${why}`,
+    durationMs: 0,
+  };
+}
+
+/** Sends the request, or records it as not sent once the target has gone away. */
+export function sendWhileAlive(baseURL: string, options: SendOptions): Promise<Exchange> {
+  return health.dead ? Promise.resolve(notSent(baseURL, options, health.dead)) : send(baseURL, options);
+}
+
+/** Counts an answer or a failure to answer; the third failure in a row sends `probe`, a plain list, to tell. */
+export async function noteAnswer(exchange: Exchange, baseURL: string, probe: SendOptions): Promise<void> {
+  if (exchange.networkError && !health.dead) {
+    if (++health.failures < 3) return;
+    const answer = await send(baseURL, probe);
+    if (answer.response) health.failures = 0;
+    else health.dead = `the target stopped answering (${health.failures} requests in a row, then a plain list: ${answer.networkError})`;
+  } else if (exchange.response) health.failures = 0;
+}

@@ -1,0 +1,30 @@
+/** How the kit answers a target protecting itself (429/503 to a create): Retry-After, bounded. */
+import type { Exchange } from './exchange';
+
+/** 429 and 503 answers to a create are the target protecting itself, not a failure: they are counted. */
+export interface RetryCounts {
+  429: number;
+  503: number;
+}
+
+export const MAX_CREATE_ATTEMPTS = 8;
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/**
+ * Creates the target still refused with 429/503 after the bounded retries. Such an answer says the
+ * target is protecting itself, not how it judged the request: a check over it is not assessable,
+ * and the kit will not load the target further to find out.
+ */
+export const rateLimitedOut = new WeakSet<Exchange>();
+export const RATE_LIMITED_REASON = `the target kept answering 429/503 to creates after ${MAX_CREATE_ATTEMPTS} attempts honouring Retry-After; not assessed rather than load it further`;
+
+/** Retry-After in seconds or as an HTTP date; a missing or odd value gets a gentle default. */
+export function retryAfterMs(header: string | undefined, attempt: number): number {
+  const fallback = Math.min(500 * 2 ** attempt, MAX_RETRY_AFTER_MS);
+  if (!header) return fallback;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(header);
+  if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_AFTER_MS);
+  return fallback;
+}
