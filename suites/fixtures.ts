@@ -88,7 +88,10 @@ export function idFilterAssessable(dataset: Dataset): void {
   if (dataset.profileMismatch?.idFilter) mismatched(base.info(), dataset.profileMismatch.idFilter);
 }
 
-export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; dataset: Dataset; profile: Profile }, { kit: Kit }>({
+// Fixtures, layered by concern as Playwright's own tests/config/baseTest.ts does: each step adds one.
+
+/** Configuration and the active profile, once per worker. */
+const configured = base.extend<{ profile: Profile }, { kit: Kit }>({
   kit: [
     async ({}, use) => {
       const config = loadConfig();
@@ -99,6 +102,13 @@ export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; datase
     },
     { scope: 'worker' },
   ],
+  profile: async ({ kit }, use) => {
+    await use(kit.context.profile);
+  },
+});
+
+/** The client, per test: its exchanges are the test's evidence. */
+const withClient = configured.extend<{ api: Api }>({
   api: async ({ kit }, use, testInfo) => {
     // A requirement that needs an unconfigured token is not passed silently: it is skipped with
     // the variable named, and the verdict cannot be "conformant" while it is.
@@ -125,6 +135,10 @@ export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; datase
     // For the benchmarks (bench/run.ts): how many requests this test sent and how deep their chain was.
     await testInfo.attach('requests', { body: JSON.stringify(api.requestStats()), contentType: 'application/json' });
   },
+});
+
+/** The run's own groups, from the create-and-wait phase. */
+const withDataset = withClient.extend<{ dataset: Dataset }>({
   dataset: async ({}, use, testInfo) => {
     const dataset = loadDataset();
     // The run's groups could not all be created because the target rate-limited the kit: what
@@ -134,10 +148,11 @@ export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; datase
     for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(g.via).add(g.id);
     await use(dataset);
   },
-  profile: async ({ kit }, use) => {
-    await use(kit.context.profile);
-  },
-  verify: async ({ kit, api }, use, testInfo) => {
+});
+
+/** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
+export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
+  verify: async ({ kit, api, profile }, use, testInfo) => {
     const own = ownRequirement(testInfo);
     const seen = new Set<string>();
     const note = (name: string) => {
@@ -153,7 +168,7 @@ export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; datase
         const failure = check(exchange, kit.context);
         if (!failure) continue;
         if (failure.profileMismatch) await notAssessable(testInfo, failure, exchange);
-        if (failure.missing?.length && own !== 'VIS-02') await blockIfLost(testInfo, api, kit.context.profile, exchange, failure.missing);
+        if (failure.missing?.length && own !== 'VIS-02') await blockIfLost(testInfo, api, profile, exchange, failure.missing);
         if (owner !== own) {
           // A precondition of LIST-04's, where the target filters by Id under another name: not its finding, a mismatch.
           const idFilter = owner === 'LIST-04' ? loadDataset().profileMismatch?.idFilter : undefined;
@@ -166,13 +181,13 @@ export const test = base.extend<{ api: Api; verify: Verify; judge: Judge; datase
       }
     });
   },
-  judge: async ({ kit, api }, use, testInfo) => {
+  judge: async ({ kit, api, profile }, use, testInfo) => {
     await use(async (exchanges, check) => {
       testInfo.annotations.push({ type: 'check', description: check.name });
       const failure = check(exchanges, kit.context);
       if (!failure) return;
       if (failure.profileMismatch) await notAssessable(testInfo, failure, exchanges);
-      if (failure.missing?.length && ownRequirement(testInfo) !== 'VIS-02') await blockIfLost(testInfo, api, kit.context.profile, exchanges[0], failure.missing);
+      if (failure.missing?.length && ownRequirement(testInfo) !== 'VIS-02') await blockIfLost(testInfo, api, profile, exchanges[0], failure.missing);
       await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange: exchanges[0], exchanges }, null, 2), contentType: 'application/json' });
       throw new Error(formatFailure(failure, exchanges[0]));
     });

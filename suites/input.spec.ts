@@ -17,18 +17,13 @@ async function sendCreate(api: Api, body: unknown): Promise<Exchange> {
   return (await api.create(body as Record<string, unknown>)).exchange;
 }
 
-/**
- * The tests below send independent requests: ahead() sends them a few at a time up front (so a
- * slow target's latency overlaps instead of adding up), and each step then takes the next answer
- * in the order the requests were listed and judges it exactly as before.
- */
+/** The next answer, in the order the requests were listed to ahead() (suites/concurrency.ts). */
 const inTurn = <T>(answers: Promise<T>[]) => () => answers.shift()!;
 
 /**
- * fast-check tries a property's runs one after another, so against a slow target their latencies
- * add up. Each property below sends one request per run, built from the run's values alone: the
- * runs' requests are sent ahead, a few at a time (ahead()), and each run then takes the answer to
- * its values and judges it exactly as before. The values are those fc.check (suites/property.ts)
+ * fast-check tries a property's runs one after another. Each property below sends one request per
+ * run, built from the run's values alone, so the runs' requests are sent ahead (ahead(), see
+ * suites/concurrency.ts) and each run takes the answer to its values. The values are those fc.check (suites/property.ts)
  * is about to draw: fc.sample of a tuple of the same arbitraries, with the same seed, numRuns and
  * replay path, yields that very sequence (sampling the property object would not: fast-check biases
  * it differently). A run whose values were not foreseen (a replay path that shrinks) sends its own.
@@ -82,8 +77,8 @@ test.describe('INPUT handling of bad input', () => {
     }));
   });
 
-  test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)', requirement('INPUT-03'), async ({ api, dataset, verify, kit }, testInfo) => {
-    const { filterField, filters } = kit.context.profile.list;
+  test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)', requirement('INPUT-03'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
+    const { filterField, filters } = profile.list;
     const wrongFilter = fc.record({ key: fc.constantFrom(filters.assetSpaceId, filters.groupType, filters.name), value: notAString }).map(({ key, value }) => ({ [filterField]: { [key]: value } }));
     const wrongIds = fc.oneof(fc.string({ maxLength: 10 }), fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 })), { minLength: 1, maxLength: 3 }), fc.integer()).map((value) => ({ [filterField]: { [filters.groupIds]: value } }));
     const wrongFilterObject = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean()).map((value) => ({ [filterField]: value }));
@@ -98,8 +93,8 @@ test.describe('INPUT handling of bad input', () => {
     }));
   });
 
-  test('INPUT-04 Create fields beyond the profile\'s bounds get 400 AssetError', requirement('INPUT-04'), async ({ api, verify, kit }, testInfo) => {
-    const { maxLength, requiredFields } = kit.context.profile.create;
+  test('INPUT-04 Create fields beyond the profile\'s bounds get 400 AssetError', requirement('INPUT-04'), async ({ api, verify, profile }, testInfo) => {
+    const { maxLength, requiredFields } = profile.create;
     const cases: [string, Record<string, unknown>, { field: string; max: number }?][] = [];
     for (const field of requiredFields) {
       const { [field]: _dropped, ...without } = createBody(api, 'input-missing') as Record<string, unknown>;
@@ -173,25 +168,25 @@ test.describe('INPUT handling of bad input', () => {
 });
 
 test.describe('PAGE paging values, generated', () => {
-  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit }, testInfo) => {
+  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
-    const { pageNumber, pageSize } = kit.context.profile.list;
+    const { pageNumber, pageSize } = profile.list;
     const badNumber = fc.oneof(fc.integer({ min: -1_000, max: pageNumber.minimum - 1 }), fc.double({ min: pageNumber.minimum, max: 1_000, noNaN: true, noInteger: true }));
     const badSize = fc.oneof(fc.integer({ min: -1_000, max: pageSize.minimum - 1 }), fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 }), fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }));
     const body = fc.oneof(badNumber.map((n) => ({ pageNumber: n as unknown })), badSize.map((s) => ({ pageSize: s as unknown })));
     const rejects = errorWith(400);
-    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(kit.context.profile, paging)));
+    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging)));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(body, async (paging) => {
       await verify(await answer(paging), rejects);
     }));
   });
 
-  test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit }, testInfo) => {
+  test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
-    const { pageNumber, pageSize } = kit.context.profile.list;
+    const { pageNumber, pageSize } = profile.list;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const paging = fc.record({ number: fc.integer({ min: pageNumber.minimum, max: 50 }), size: fc.integer({ min: pageSize.minimum, max: pageSize.maximum }) });
-    const answer = await sentAhead(kit.config, [paging], ({ number, size }) => api.call('ListAssetGroups', listBody(kit.context.profile, { groupIds: ids, pageNumber: number, pageSize: size })));
+    const answer = await sentAhead(kit.config, [paging], ({ number, size }) => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: number, pageSize: size })));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(paging, async ({ number, size }) => {
       await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);
     }));

@@ -12,7 +12,7 @@ import YAML from 'yaml';
 import { singlePathView, SOURCE_PATH, VIEW_PATH, WIRE_PATH } from '../spec/single-path';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { expect, test } from './fixtures';
-import { readJson, referenceTokenEnv, ROOT, runAgc } from './harness';
+import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT, runAgc, type Done } from './harness';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -20,32 +20,6 @@ const BIN = path.join(ROOT, 'node_modules', '.bin');
 const EXAMPLE = path.join(ROOT, 'examples', 'typed-client');
 const DOCUMENTS = [SOURCE_PATH, VIEW_PATH];
 const rel = (file: string) => path.relative(ROOT, file);
-
-interface Done {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to completion, bounded: SIGINT after `timeoutMs`, then SIGKILL. No AG_ variables of the developer leak in. */
-function exec(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Done> {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AG_')));
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGINT');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-    }, options.timeoutMs ?? 120_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
 
 const output = (done: Done) => `exit ${done.status}\n--- stdout\n${done.stdout.slice(-4000)}\n--- stderr\n${done.stderr.slice(-4000)}`;
 
@@ -261,7 +235,7 @@ test('examples/typed-client (openapi-typescript + openapi-fetch) creates a group
   const token = referenceTokenEnv().AG_TOKEN;
 
   await test.step('npm start: generates the client, type-checks it, creates, waits, prints the Id', async () => {
-    const done = await exec('npm', ['start'], { cwd: EXAMPLE, env: { AG_BASE_URL: referenceServer.url, AG_TOKEN: token }, timeoutMs: 120_000 });
+    const done = await exec('npm', ['start'], { cwd: EXAMPLE, env: { ...cleanEnv(), AG_BASE_URL: referenceServer.url, AG_TOKEN: token }, timeoutMs: 120_000 });
     expect(done.status, output(done)).toBe(0);
     const id = done.stdout.trim().split('\n').pop()!;
     expect(id, output(done)).toMatch(/^\S+$/);
@@ -271,14 +245,14 @@ test('examples/typed-client (openapi-typescript + openapi-fetch) creates a group
 
   const tsx = path.join(EXAMPLE, 'node_modules', '.bin', 'tsx');
   await test.step('a token the target refuses: exit 1, the status and error kind said', async () => {
-    const done = await exec(tsx, ['src/main.ts'], { cwd: EXAMPLE, env: { AG_BASE_URL: referenceServer.url, AG_TOKEN: 'not-a-token' }, timeoutMs: 60_000 });
+    const done = await exec(tsx, ['src/main.ts'], { cwd: EXAMPLE, env: { ...cleanEnv(), AG_BASE_URL: referenceServer.url, AG_TOKEN: 'not-a-token' }, timeoutMs: 60_000 });
     expect(done.status, output(done)).toBe(1);
     expect(done.stderr).toContain('CreateAssetGroup answered HTTP 401 TokenAuthError');
   });
 
   await test.step('a target that never lists the group: exit 1 once the (bounded) wait is over', async () => {
     const lagging = await startReference({ lagMs: 600_000 });
-    const done = await exec(tsx, ['src/main.ts'], { cwd: EXAMPLE, env: { AG_BASE_URL: lagging.url, AG_TOKEN: token, AG_VISIBILITY_TIMEOUT_MS: '1500' }, timeoutMs: 60_000 });
+    const done = await exec(tsx, ['src/main.ts'], { cwd: EXAMPLE, env: { ...cleanEnv(), AG_BASE_URL: lagging.url, AG_TOKEN: token, AG_VISIBILITY_TIMEOUT_MS: '1500' }, timeoutMs: 60_000 });
     expect(done.status, output(done)).toBe(1);
     expect(done.stderr).toMatch(/was created but not listed within 1500 ms/);
   });

@@ -41,18 +41,30 @@ export function runAgc(args: string[], env: Record<string, string>, options: { t
   return runNode(AGC, args, env, options);
 }
 
-function runNode(script: string, args: string[], env: Record<string, string>, { timeoutMs = 120_000, dir, output = false }: { timeoutMs?: number; dir?: string; output?: boolean }): Promise<KitRun> {
+async function runNode(script: string, args: string[], env: Record<string, string>, { timeoutMs = 120_000, dir, output = false }: { timeoutMs?: number; dir?: string; output?: boolean }): Promise<KitRun> {
   const work = dir ?? mkdtempSync(path.join(os.tmpdir(), 'agc-selftest-'));
   const flag = args.indexOf('--report-dir');
   const reportDir = flag >= 0 ? path.resolve(args[flag + 1]) : (env.AG_REPORT_DIR ?? path.join(work, 'report'));
   const outputDir = path.join(work, 'output');
   const started = Date.now();
+  const done = await exec(process.execPath, [script, ...args, ...(output ? [`--output=${outputDir}`] : [])], { cwd: ROOT, env: { ...cleanEnv(), AG_REPORT_DIR: reportDir, ...env }, timeoutMs });
+  return { ...done, reportDir, outputDir, durationMs: Date.now() - started };
+}
+
+export interface Done {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to completion, bounded: SIGINT after `timeoutMs` (SIGTERM would orphan a
+ * Playwright webServer), then SIGKILL. The environment is the caller's to give: cleanEnv() keeps
+ * the developer's kit variables out.
+ */
+export function exec(command: string, args: string[], { cwd = ROOT, env = cleanEnv(), timeoutMs = 120_000 }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Done> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args, ...(output ? [`--output=${outputDir}`] : [])], {
-      cwd: ROOT,
-      env: { ...cleanEnv(), AG_REPORT_DIR: reportDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -63,7 +75,7 @@ function runNode(script: string, args: string[], env: Record<string, string>, { 
     }, timeoutMs);
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ status, stdout, stderr, reportDir, outputDir, durationMs: Date.now() - started });
+      resolve({ status, stdout, stderr });
     });
   });
 }

@@ -8,47 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { expect, test } from './fixtures';
-import { readJson, ROOT } from './harness';
+import { cleanEnv, exec, readJson, ROOT, type Done } from './harness';
 
 test.describe.configure({ mode: 'parallel' });
 
 const EXIT: Record<string, number> = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
 
-interface Done {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment without the developer's kit variables, so nothing steers the installed kit but what the test gives it. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && !key.startsWith('TEST_')));
-  return { ...env, ...extra };
-}
-
-/** Runs a command to completion, bounded: SIGINT after `timeoutMs` (SIGTERM would orphan a webServer), then SIGKILL. */
-function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Done> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGINT');
-      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-    }, timeoutMs);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+/** The environment without the developer's kit variables, plus what the test gives the installed kit. */
+const kitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...cleanEnv(), ...extra });
 
 const output = (done: Done) => `exit ${done.status}\n--- stdout\n${done.stdout.slice(-4000)}\n--- stderr\n${done.stderr.slice(-4000)}`;
 
 test('npm pack ships what running needs, and no tests, bench or examples', async () => {
-  const done = await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT, cleanEnv(), 60_000);
+  const done = await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: kitEnv(), timeoutMs: 60_000 });
   expect(done.status, output(done)).toBe(0);
   const [{ files }] = JSON.parse(done.stdout) as { files: { path: string }[] }[];
   const paths = files.map((f) => f.path);
@@ -92,7 +64,7 @@ async function packInstallAndRun(work: string): Promise<void> {
   mkdirSync(project);
 
   const tarball = await test.step('npm pack', async () => {
-    const done = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT, cleanEnv(), 60_000);
+    const done = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, env: kitEnv(), timeoutMs: 60_000 });
     expect(done.status, output(done)).toBe(0);
     const packed = readdirSync(work).filter((name) => /^asset-group-conformance-kit-\d+\.\d+\.\d+.*\.tgz$/.test(name));
     expect(packed).toHaveLength(1);
@@ -101,14 +73,14 @@ async function packInstallAndRun(work: string): Promise<void> {
 
   await test.step('npm install ./asset-group-conformance-kit-x.y.z.tgz into an empty project', async () => {
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'someone-elses-project', version: '1.0.0', private: true }, null, 2));
-    const done = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project, cleanEnv(), 240_000);
+    const done = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, env: kitEnv(), timeoutMs: 240_000 });
     expect(done.status, output(done)).toBe(0);
     expect(existsSync(path.join(project, 'node_modules', '.bin', 'agc'))).toBe(true);
   });
 
   // `npx agc reference` in that project: its URL and tokens, as it prints them, become the project's .env.
   // Its own process group, stopped as Ctrl-C would stop it: SIGINT to npx, agc, tsx and the server alike.
-  const reference = spawn('npx', ['--no', 'agc', 'reference', '--port', '0', '--lag', '50', '--create-rate', 'off'], { cwd: project, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const reference = spawn('npx', ['--no', 'agc', 'reference', '--port', '0', '--lag', '50', '--create-rate', 'off'], { cwd: project, env: kitEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let printed = '';
   reference.stdout.on('data', (d) => (printed += d));
   reference.stderr.on('data', (d) => (printed += d));
@@ -128,7 +100,7 @@ async function packInstallAndRun(work: string): Promise<void> {
     });
 
     await test.step('npx agc run --base-url URL: reports in ./conformance-report/, exit status = verdict', async () => {
-      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url], project, cleanEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }), 240_000);
+      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url], { cwd: project, env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }), timeoutMs: 240_000 });
       const all = `${done.stdout}\n${done.stderr}`;
       expect(all, output(done)).not.toMatch(/Cannot find module|SyntaxError|ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION/);
       const reportDir = path.join(project, 'conformance-report');

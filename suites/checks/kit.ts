@@ -1,0 +1,90 @@
+import type { Exchange } from '../exchange';
+import type { Profile } from '../../schemas/profile';
+import { readPointer } from '../../schemas/profile';
+
+/**
+ * Checks are small named pure functions over one captured exchange: they never send a request.
+ * A check's function name is its key in reports and docs. It answers undefined when the exchange
+ * satisfies it, or a Failure saying what was received, what the spec or profile documents, and
+ * how a server author fixes it.
+ */
+export interface Failure {
+  check: string;
+  received: string;
+  documented: string;
+  fix: string;
+  /**
+   * Set when what was received shows the target follows another profile (a field name, the place
+   * of the error kind): the requirement is then not assessable rather than failed, and this says
+   * which profile setting probably fits.
+   */
+  profileMismatch?: string;
+  /**
+   * Ids of groups the check expected in a list and did not find. A group seen before and missing
+   * now may be lost (VIS-02) rather than filtered out: the suite reads it back by Id to tell which.
+   */
+  missing?: string[];
+}
+
+export interface CheckContext {
+  profile: Profile;
+  validate: (component: string, data: unknown) => { valid: boolean; errors: string[] };
+  /** The spec's error table for an operation: status -> error kind. */
+  errorKinds: (operationId: string) => Record<number, string>;
+}
+
+export type Check = (exchange: Exchange, context: CheckContext) => Failure | undefined;
+
+/** A check over several exchanges together (distinct Ids, pages that partition a result). */
+export type MultiCheck = (exchanges: Exchange[], context: CheckContext) => Failure | undefined;
+
+/**
+ * A check whose finding belongs to another requirement. A test applies it as a precondition of
+ * its own judgement: where it fails, the finding is that requirement's and the test is blocked by
+ * it, so one deviation is reported once, by the requirement that owns it.
+ */
+export interface Owned {
+  owner: string;
+  check: Check;
+}
+export const owned = (owner: string, check: Check): Owned => ({ owner, check });
+
+
+/** What a test applies to an exchange: its own checks, and preconditions owned by other requirements. */
+export type Step = Check | Owned;
+
+export const OPERATIONS = ['CreateAssetGroup', 'ListAssetGroups'] as const;
+export type OperationId = (typeof OPERATIONS)[number];
+
+export const show = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 300 ? `${text.slice(0, 300)}…` : text;
+};
+
+export function fail(check: { name: string } | string, received: string, documented: string, fix: string): Failure {
+  return { check: typeof check === 'string' ? check : check.name, received, documented, fix };
+}
+
+/** Gives a built check a readable name, since reports key checks by their function name. */
+export function named<F extends Check | MultiCheck>(name: string, check: F): F {
+  return Object.defineProperty(check, 'name', { value: name });
+}
+
+export function formatFailure(failure: Failure, ex: Exchange): string {
+  return [
+    `${failure.check} failed for ${ex.request.method} ${ex.request.url}`,
+    `  Received:   ${failure.received}`,
+    `  Documented: ${failure.documented}`,
+    `  Fix:        ${failure.fix}`,
+  ].join('\n');
+}
+
+
+export type Item = Record<string, unknown>;
+
+export function items(ex: Exchange): Item[] | undefined {
+  const list = readPointer(ex.response?.json, '/Result/Items');
+  return Array.isArray(list) ? (list as Item[]) : undefined;
+}
+
+export const idsOf = (ex: Exchange): unknown[] => (items(ex) ?? []).map((item) => item?.Id);

@@ -1,0 +1,231 @@
+import type { Exchange } from '../exchange';
+import { readPointer } from '../../schemas/profile';
+import { fail, idsOf, items, named, owned, show, type Check, type CheckContext, type Failure, type Item, type Step } from './kit';
+import { resultPresent, status200 } from './envelope';
+import { tokenAccepted } from './errors';
+
+// CREATE, LIST, PAGE, SCOPE, CHAN and SCHEMA: what a create answered and what a list holds.
+
+export function createdWithId(ex: Exchange): Failure | undefined {
+  const id = readPointer(ex.response?.json, '/Result/Id');
+  if (ex.response?.status !== 200 || typeof id !== 'string' || id.trim() === '') {
+    return fail(createdWithId, ex.response ? `HTTP ${ex.response.status}, Result.Id ${show(id)}` : `no response: ${ex.networkError}`, 'Success: HTTP 200, JSON envelope with Result = { Id: string <group_id> }.', 'answer a valid create with 200 and the new group\'s logical Id in Result.Id');
+  }
+  return undefined;
+}
+
+/** SCHEMA-01: the create's Result carries the Id alone ("It is the only field returned by create."). */
+export function resultOnlyId(ex: Exchange): Failure | undefined {
+  const result = readPointer(ex.response?.json, '/Result');
+  const extra = typeof result === 'object' && result !== null ? Object.keys(result).filter((key) => key !== 'Id') : [];
+  if (extra.length) return fail(resultOnlyId, `Result carries ${show(extra)} beside Id`, 'Assigned by the service. It is the only field returned by create.', 'return only the new group\'s Id from CreateAssetGroup');
+  return undefined;
+}
+
+/** Result.Items is an array: what every other list check reads. */
+export function itemsArray(ex: Exchange): Failure | undefined {
+  if (!items(ex)) {
+    return fail(itemsArray, `HTTP ${ex.response?.status}, Result ${show(readPointer(ex.response?.json, '/Result'))}`, 'Items | array of asset group', 'answer ListAssetGroups with Result.Items as an array');
+  }
+  return undefined;
+}
+
+/**
+ * A list answer the asking requirement can read: the 200 is its own finding (the query was
+ * accepted); a missing Result is ENV-06's and an Items that is not an array is SCHEMA-02's.
+ */
+export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+/** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
+export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+
+/** A success as its owner's to give: the token accepted (AUTH-05's), then the 200 (the owner's). */
+export const succeeded = (owner: string): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];
+
+/** No more matches counted than groups asked for by Id: more means the Id filter let others in (LIST-04's). */
+export function totalAtMost(n: number): Check {
+  return named('totalAtMost', (ex) => {
+    const total = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (typeof total !== 'number' || total <= n) return undefined;
+    return fail('totalAtMost', `TotalCount ${total} for a query by ${n} Ids`, `at most the ${n} groups asked for match`, 'apply the Id filter before counting');
+  });
+}
+
+/** The filters of a list query, in the kit's terms (suites/list-body.ts turns them into the profile's field names). */
+export interface FilterQuery {
+  assetSpaceId?: string;
+  groupType?: string;
+  groupIds?: string[];
+  name?: string;
+}
+
+/**
+ * What each filter of a query promises about every item, owned by that filter's requirement: a
+ * test that uses filters to reach for something else (a scope boundary, a page) judges its own
+ * point only where the filters themselves held.
+ */
+export function filtersHold(query: FilterQuery): Step[] {
+  const steps: Step[] = [];
+  if (query.assetSpaceId !== undefined) steps.push(owned('LIST-02', everyItem(`AssetSpaceId = ${query.assetSpaceId}`, (item) => item.AssetSpaceId === query.assetSpaceId, 'filtering by asset space')));
+  if (query.groupType !== undefined) steps.push(owned('LIST-03', everyItem(`GroupType = ${query.groupType}`, (item) => item.GroupType === query.groupType, 'filtering by group type')));
+  if (query.groupIds !== undefined) steps.push(owned('LIST-04', everyItem('Id is one of those asked for', (item) => query.groupIds!.includes(item.Id as string), 'filtering by logical ID')));
+  if (query.name !== undefined) steps.push(owned('LIST-05', everyItem(`Name contains ${JSON.stringify(query.name)}`, (item) => typeof item.Name === 'string' && item.Name.toLowerCase().includes(query.name!.toLowerCase()), 'filtering by name')));
+  return steps;
+}
+
+/**
+ * For queries that reach for what the caller may not see: a refusal (any 4xx: the spec documents
+ * 400 and 403 for lists) finds nothing, and so does a list without those groups.
+ */
+export function refusedOrNoneOf(forbidden: string[], why: string): Check {
+  return named('refusedOrNoneOf', (ex) => {
+    const status = ex.response?.status ?? 0;
+    if (status >= 400 && status < 500) return undefined;
+    if (status !== 200 || !items(ex)) return fail('refusedOrNoneOf', ex.response ? `HTTP ${status}: ${show(ex.response.json ?? ex.response.body.slice(0, 200))}` : `no response: ${ex.networkError}`, `${why} (a list without them, or a 4xx refusal)`, 'answer a list scoped to the caller, or refuse the query');
+    const leaked = idsOf(ex).filter((id) => forbidden.includes(id as string));
+    if (leaked.length) return fail('refusedOrNoneOf', `Items include ${show(leaked)}`, why, 'filter results by the caller\'s user and the token\'s channel before any other filter');
+    return undefined;
+  });
+}
+
+/** A query that names only groups the caller may not see counts none of them: a refusal, or TotalCount 0. */
+export function refusedOrCountsNone(why: string): Check {
+  return named('refusedOrCountsNone', (ex) => {
+    const status = ex.response?.status ?? 0;
+    if (status >= 400 && status < 500) return undefined;
+    const total = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (total === 0) return undefined;
+    return fail('refusedOrCountsNone', `TotalCount ${show(total)} with Items ${show(idsOf(ex))}`, `${why} TotalCount 0: nothing the caller may not see is counted`, 'count only the groups the caller may see');
+  });
+}
+
+/** For unusual filter values (a space or type no group has): an empty list or a 4xx refusal both conform. */
+export function refusedOrEmpty(ex: Exchange): Failure | undefined {
+  const status = ex.response?.status ?? 0;
+  if (status >= 400 && status < 500) return undefined;
+  const list = items(ex);
+  const total = readPointer(ex.response?.json, '/Result/TotalCount');
+  if (status === 200 && list && list.length === 0 && total === 0) return undefined;
+  return fail(refusedOrEmpty, ex.response ? `HTTP ${status}, Items ${show(idsOf(ex))}, TotalCount ${show(total)}` : `no response: ${ex.networkError}`, 'a filter value no group has matches nothing: Items [] and TotalCount 0 (or the query is refused with a 4xx)', 'apply the filter; a value that matches nothing gives an empty page');
+}
+
+/** The page holds exactly these Ids (in any order; no order is documented). */
+export function listsExactly(expected: string[]): Check {
+  return named('listsExactly', (ex) => {
+    const got = idsOf(ex);
+    const missing = expected.filter((id) => !got.includes(id));
+    const extra = got.filter((id) => !expected.includes(id as string));
+    if (missing.length || extra.length || got.length !== expected.length) {
+      if (missing.length && !extra.length) return { ...fail('listsExactly', `Items Ids ${show(got)}; missing ${show(missing)}`, `exactly ${show(expected)}`, 'list every group of the caller that matches the filters'), missing };
+      return fail('listsExactly', `Items Ids ${show(got)}${missing.length ? `; missing ${show(missing)}` : ''}${extra.length ? `; unexpected ${show(extra)}` : ''}`, `exactly ${show(expected)}`, 'apply every filter of the request, and only those, to the caller\'s groups');
+    }
+    return undefined;
+  });
+}
+
+export function listsIncluding(expected: string[]): Check {
+  return named('listsIncluding', (ex) => {
+    const got = idsOf(ex);
+    const missing = expected.filter((id) => !got.includes(id));
+    if (missing.length) return { ...fail('listsIncluding', `Items Ids ${show(got)}; missing ${show(missing)}`, `includes ${show(expected)}`, 'list every group of the caller that matches the filters'), missing };
+    return undefined;
+  });
+}
+
+export function listsNoneOf(forbidden: string[], why: string): Check {
+  return named('listsNoneOf', (ex) => {
+    const leaked = idsOf(ex).filter((id) => forbidden.includes(id as string));
+    if (leaked.length) return fail('listsNoneOf', `Items include ${show(leaked)}`, why, 'filter results by the caller\'s user and the token\'s channel before any other filter');
+    return undefined;
+  });
+}
+
+export function everyItem(description: string, predicate: (item: Item) => boolean, documented: string): Check {
+  return named('everyItem', (ex) => {
+    const bad = (items(ex) ?? []).filter((item) => !predicate(item));
+    if (bad.length) return fail('everyItem', `${bad.length} item(s) where ${description} does not hold, e.g. ${show(bad[0])}`, documented, 'return only groups that match every filter sent');
+    return undefined;
+  });
+}
+
+export function totalCountIs(expected: number): Check {
+  return named('totalCountIs', (ex) => {
+    const got = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (got !== expected) return fail('totalCountIs', `TotalCount ${show(got)} (Items on this page: ${items(ex)?.length})`, `TotalCount | integer | Number of matching groups: ${expected}`, 'count every match of the query, not the items of the page');
+    return undefined;
+  });
+}
+
+export function emptyPage(ex: Exchange): Failure | undefined {
+  const list = items(ex);
+  if (!list || list.length !== 0) return fail(emptyPage, `Items ${show(list)}`, 'Items: [] when nothing matches on this page', 'return an empty Items array past the last match');
+  return undefined;
+}
+
+export function pagingEchoes(pageNumber: number, pageSize: number): Check {
+  return named('pagingEchoes', (ex) => {
+    const got = { PageNumber: readPointer(ex.response?.json, '/Result/PageNumber'), PageSize: readPointer(ex.response?.json, '/Result/PageSize') };
+    if (got.PageNumber !== pageNumber || got.PageSize !== pageSize) {
+      return fail('pagingEchoes', `PageNumber ${show(got.PageNumber)}, PageSize ${show(got.PageSize)}`, `PageNumber ${pageNumber}, PageSize ${pageSize}: "Page number / Page size of this result"`, 'report the page number and page size the result was computed with');
+    }
+    return undefined;
+  });
+}
+
+/**
+ * PAGE-01: no more items than the page size asked for. Many more items under another PageSize in
+ * the result means the target did not read the profile's page-size field at all: a mismatch.
+ */
+export function itemsAtMost(size: number): Check {
+  return named('itemsAtMost', (ex, ctx) => {
+    const list = items(ex) ?? [];
+    if (list.length <= size) return undefined;
+    const echoed = readPointer(ex.response?.json, '/Result/PageSize');
+    const failure = fail('itemsAtMost', `${list.length} items for a page size of ${size} (Result.PageSize ${show(echoed)})`, 'PageSize | integer | Page size of this result.', 'never return more items than the page size');
+    const field = ctx.profile.list.pageSize.field;
+    return echoed !== size && typeof echoed === 'number' && list.length <= echoed ? { ...failure, profileMismatch: `the target answered ${list.length} items with PageSize ${echoed} to ${field}: ${size}; it seems not to read ${field}: set list.pageSize.field (and list.pageNumber.field)` } : failure;
+  });
+}
+
+/** For probes that must not widen a match (wildcards): a refusal, or items whose Name contains the query as written. */
+export function literalNameMatch(query: string): Check {
+  return named('literalNameMatch', (ex) => {
+    const status = ex.response?.status ?? 0;
+    if (status >= 400 && status < 500) return undefined;
+    const bad = (items(ex) ?? []).filter((item) => typeof item?.Name !== 'string' || !item.Name.toLowerCase().includes(query.toLowerCase()));
+    if (status === 200 && items(ex) && !bad.length) return undefined;
+    return fail('literalNameMatch', status === 200 ? `${bad.length} item(s) whose Name does not contain ${show(query)}, e.g. ${show(bad[0]?.Name)}` : `HTTP ${status}`, `filtering by name: ${show(query)} is matched as written (no wildcards)`, 'escape LIKE/glob/regex metacharacters of the name filter');
+  });
+}
+
+/** The list item of a created group carries back every field that was sent, unchanged. */
+export function itemMatchesSent(id: string, sent: Record<string, string>, defaults: Record<string, string>): Check {
+  return named('itemMatchesSent', (ex) => {
+    const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+    if (!item) return { ...fail('itemMatchesSent', `no item with Id ${id} in ${show(idsOf(ex))}`, 'the created group is listed by its Id', 'list created groups once they are in the snapshot'), missing: [id] };
+    const expected = { ...defaults, ...sent };
+    const changed = Object.entries(expected).filter(([field, value]) => item[field] !== value);
+    if (changed.length) {
+      return fail('itemMatchesSent', changed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '), 'Name, Title, Description, GroupType, ProjectName: create request; list item', 'store and return the create fields exactly as sent (no trimming, re-encoding or truncation)');
+    }
+    return undefined;
+  });
+}
+
+export function timestampsUtc(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  for (const item of items(ex) ?? []) {
+    for (const field of ['CreateTime', 'UpdateTime']) {
+      const result = ctx.validate('Timestamp', item?.[field]);
+      if (!result.valid) return fail(timestampsUtc, `${field} ${show(item?.[field])} of ${show(item?.Id)}: ${result.errors.join('; ')}`, `ISO 8601 UTC timestamp; profile "${ctx.profile.name}": RFC 3339 with Z`, 'write timestamps in UTC, e.g. 2024-01-01T12:00:00Z');
+    }
+  }
+  return undefined;
+}
+
+export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
+  for (const item of items(ex) ?? []) {
+    const created = Date.parse(String(item?.CreateTime));
+    const updated = Date.parse(String(item?.UpdateTime));
+    if (!(updated >= created)) return fail(updateNotBeforeCreate, `CreateTime ${show(item?.CreateTime)}, UpdateTime ${show(item?.UpdateTime)} for ${show(item?.Id)}`, 'UpdateTime is set by the service at or after CreateTime', 'set UpdateTime to the creation time on create');
+  }
+  return undefined;
+}
