@@ -36,9 +36,9 @@ const byId = (s: ConformanceSummary, id: string) => s.requirements.find((r) => r
 
 test('a test blocked by a failed prerequisite is "blocked", counts in no failure total, and the verdict names the root cause', () => {
   // ENV-01 failed too, but only where CREATE-01 had already failed: the root cause is CREATE-01.
-  const s = run(failed('CREATE-01'), blocked('VIS-01', 'CREATE-01'), blocked('SCHEMA-01', 'CREATE-01'), { requirement: 'SCHEMA-01' }, { ...failed('ENV-01'), blockedBy: undefined }, blocked('ENV-01', 'CREATE-01'));
+  const s = run(failed('CREATE-01'), blocked('VIS-01', 'CREATE-01'), blocked('SCHEMA-02', 'CREATE-01'), { requirement: 'SCHEMA-02' }, { ...failed('ENV-01'), blockedBy: undefined }, blocked('ENV-01', 'CREATE-01'));
   expect(byId(s, 'VIS-01')).toMatchObject({ status: 'blocked', blockedBy: ['CREATE-01'], reason: 'blocked by CREATE-01: no group was created, so none can be judged' });
-  expect(byId(s, 'SCHEMA-01').status, 'blocked outranks passed').toBe('blocked');
+  expect(byId(s, 'SCHEMA-02').status, 'blocked outranks passed').toBe('blocked');
   expect(byId(s, 'ENV-01').status, 'failed outranks blocked').toBe('failed');
   expect(s.counts.MUST.failed).toBe(2);
   expect(s.counts.MUST.blocked).toBe(2);
