@@ -1,0 +1,111 @@
+/**
+ * Timing a child process for the bench (bench/run.ts): its wall time, the CPU of its process tree,
+ * of this process (the in-process target) and of the rest of the machine meanwhile.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The kit's root: where every timed child runs. */
+export const ROOT = path.resolve(__dirname, '..');
+
+/** Machine-wide CPU counters of Linux's /proc/stat, in ticks of 1/100 s; undefined elsewhere. */
+function cpuTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const idle = fields[3] + fields[4];
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits (at most `maxMs`) until the machine has been nearly idle for a second: on a shared machine
+ * this keeps a run from starting in the middle of someone else's burst. Disturbance during the run
+ * is still measured and reported (othersS).
+ */
+async function waitForQuiet(maxMs = 30_000): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  while (performance.now() < deadline) {
+    const before = cpuTicks();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = cpuTicks();
+    if (!before || !after) return;
+    if ((after.busy - before.busy) / Math.max(1, after.total - before.total) < 0.15) return;
+  }
+}
+
+const GNU_TIME = '/usr/bin/time';
+
+export interface Timed {
+  code: number | null;
+  output: string;
+  wallMs: number;
+  timedOut: boolean;
+  /** CPU seconds (user + sys) of the child's whole process tree (the kit); undefined without GNU time. */
+  cpuS?: number;
+  /** CPU seconds of this process meanwhile: the in-process reference server, the target. */
+  targetCpuS?: number;
+  /** CPU seconds the rest of the machine used meanwhile: a measure of how disturbed the figure is. */
+  othersS?: number;
+}
+
+/**
+ * Runs `node args…` at the kit's root in its own process group, with the kit's variables of this
+ * shell stripped (as tests/harness.ts does), bounded by `timeoutMs`: then SIGINT to the whole group
+ * (SIGTERM would orphan a webServer), SIGKILL 10 s later. Wall time is the clock
+ * around the child; CPU comes from GNU time (children's rusage), when it is installed.
+ */
+export async function runTimed(args: string[], extraEnv: Record<string, string>, timeoutMs: number): Promise<Timed> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^(AG_|PW_|PLAYWRIGHT_|TEST_WORKER_INDEX$|TEST_PARALLEL_INDEX$)/.test(key)) env[key] = value;
+  Object.assign(env, extraEnv);
+  const timeFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'agc-bench-time-')), 'cpu');
+  const withTime = existsSync(GNU_TIME);
+  const [command, argv] = withTime ? [GNU_TIME, ['-f', '%U %S', '-o', timeFile, process.execPath, ...args]] : [process.execPath, args];
+  await waitForQuiet();
+  const ticks = cpuTicks();
+  const self = process.cpuUsage();
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      signalGroup('SIGINT');
+      setTimeout(() => signalGroup('SIGKILL'), 10_000).unref();
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const wallMs = performance.now() - started;
+      const mine = process.cpuUsage(self);
+      const targetCpuS = (mine.user + mine.system) / 1e6;
+      let cpuS: number | undefined;
+      let othersS: number | undefined;
+      try {
+        const [user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+        cpuS = user + sys;
+        const after = cpuTicks();
+        if (ticks && after) othersS = Math.max(0, (after.busy - ticks.busy) / 100 - cpuS - targetCpuS);
+      } catch {
+        // No GNU time: wall time only.
+      }
+      rmSync(path.dirname(timeFile), { recursive: true, force: true });
+      // GNU time reports a signalled child as exit 128 + n on its own line; the child's code is what matters.
+      resolve({ code, output, wallMs, timedOut, cpuS, targetCpuS, othersS });
+    });
+  });
+}

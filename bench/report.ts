@@ -1,0 +1,169 @@
+/**
+ * The bench's output (bench/run.ts): the table it prints and bench/results.md, with the machine it
+ * ran on and the details of each scenario. Displays the figures; measures nothing.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import type { ReferenceOptions } from '../reference/server';
+import type { MatrixResult, RunResult, Scenario } from './run';
+
+const MATRIX_GOAL_S = 300;
+
+export function median(values: number[]): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export const s = (ms: number) => (ms / 1000).toFixed(2);
+/** Other processes used more than half a core on average during the run: its figure is inflated. */
+export const disturbed = (r: { wallMs: number; othersS?: number }) => (r.othersS ?? 0) > 0.5 * (r.wallMs / 1000);
+const mark = (r: { wallMs: number; othersS?: number }) => (disturbed(r) ? ' †' : '');
+/** CPU of the run and of everything else on the machine meanwhile, when measurable. */
+export const cpu = (r: { cpuS?: number; targetCpuS?: number; othersS?: number }) => (r.cpuS === undefined ? 'CPU not measured' : `CPU: kit ${r.cpuS.toFixed(1)} s, target ${r.targetCpuS?.toFixed(1) ?? '?'} s, other processes ${r.othersS?.toFixed(1) ?? '?'} s`);
+const x = (ratio: number) => `${ratio.toFixed(2)}×`;
+
+function machine(): string[] {
+  let osName = `${os.type()} ${os.release()}`;
+  try {
+    const pretty = readFileSync('/etc/os-release', 'utf8').match(/^PRETTY_NAME="?([^"\n]+)"?/m);
+    if (pretty) osName = `${pretty[1]} (${os.type()} ${os.release()})`;
+  } catch {
+    // Not Linux: os.type() and the release say enough.
+  }
+  const cpus = os.cpus();
+  return [
+    `- CPU: ${cpus[0]?.model ?? 'unknown'}, ${cpus.length} logical CPUs (os.availableParallelism() = ${os.availableParallelism()})`,
+    `- Memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- OS: ${osName}, ${os.arch()}`,
+    `- Node: ${process.version}`,
+    `- Date: ${new Date().toISOString()}`,
+  ];
+}
+
+interface Row {
+  measure: string;
+  values: string[];
+  median: string;
+  goal: string;
+  met: string;
+}
+
+function table(rows: Row[], runs: number): string {
+  const header = ['measure', ...Array.from({ length: runs }, (_, i) => `run ${i + 1}`), `median of ${runs}`, 'goal', 'met'];
+  const lines = [header, header.map(() => '---'), ...rows.map((r) => [r.measure, ...r.values, r.median, r.goal, r.met])];
+  return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+/** What the bench measured, and the settings results.md describes. */
+export interface BenchResults {
+  scenarios: Scenario[];
+  results: Map<Scenario['key'], RunResult[]>;
+  /** Runs run again because other processes disturbed them, by scenario. */
+  rerun: Map<Scenario['key'], number>;
+  matrix: MatrixResult[];
+  /** Why the mutant matrix has no figure, when it has none. */
+  matrixNote: string;
+  runs: number;
+  /** The reference server's settings common to every scenario. */
+  server: ReferenceOptions;
+  /** The kit's variables of every conformance run. */
+  kitEnv: { AG_VISIBILITY_TIMEOUT_MS: string; AG_SEED: string };
+}
+
+/** The table the bench prints, with its footnote; results.md shows it too. */
+export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: BenchResults): string {
+  const rows: Row[] = [];
+  const plain = results.get('plain');
+  const plainMedian = plain ? median(plain.map((r) => r.wallMs)) : NaN;
+  for (const scenario of scenarios) {
+    const rs = results.get(scenario.key)!;
+    const wall = median(rs.map((r) => r.wallMs));
+    rows.push({ measure: `${scenario.label}: wall time (s)`, values: rs.map((r) => `${s(r.wallMs)}${mark(r)}`), median: s(wall), goal: '', met: '' });
+    rows.push({ measure: `${scenario.label}: HTTP requests (server count)`, values: rs.map((r) => String(r.requests)), median: String(median(rs.map((r) => r.requests))), goal: '', met: '' });
+    if (scenario.goal && plain) {
+      const ratio = wall / plainMedian;
+      rows.push({ measure: `${scenario.label}: ÷ plain run`, values: rs.map((r, i) => (plain[i] ? x(r.wallMs / plain[i].wallMs) : '')), median: x(ratio), goal: `≤ ${scenario.goal.toFixed(2)}×`, met: ratio <= scenario.goal ? 'yes' : '**no**' });
+    }
+    if (scenario.goalPlusMs !== undefined && plain) {
+      const extra = wall - plainMedian;
+      rows.push({ measure: `${scenario.label}: − plain run (s)`, values: rs.map((r, i) => (plain[i] ? s(r.wallMs - plain[i].wallMs) : '')), median: s(extra), goal: `≤ +${s(scenario.goalPlusMs)}`, met: extra <= scenario.goalPlusMs ? 'yes' : '**no**' });
+    }
+    rows.push({ measure: `${scenario.label}: floor (s)`, values: rs.map((r) => s(r.floorMs)), median: s(median(rs.map((r) => r.floorMs))), goal: '', met: '' });
+    rows.push({ measure: `${scenario.label}: run ÷ floor`, values: rs.map((r) => x(r.wallMs / r.floorMs)), median: x(median(rs.map((r) => r.wallMs / r.floorMs))), goal: '', met: '' });
+  }
+  if (matrix.length) {
+    const wall = median(matrix.map((m) => m.wallMs));
+    const shown = (m: MatrixResult) => `${m.timedOut ? `> ${s(m.wallMs)} (stopped)` : s(m.wallMs)}${mark(m)}`;
+    const mid = [...matrix].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(matrix.length / 2)];
+    rows.push({ measure: 'mutant matrix: wall time (s)', values: Array.from({ length: runs }, (_, i) => (matrix[i] ? shown(matrix[i]) : '')), median: `${shown(mid)}${matrix.length < runs ? ` (${matrix.length} run${matrix.length > 1 ? 's' : ''})` : ''}`, goal: `≤ ${MATRIX_GOAL_S} s`, met: !mid.timedOut && wall / 1000 <= MATRIX_GOAL_S ? 'yes' : '**no**' });
+  } else {
+    rows.push({ measure: 'mutant matrix: wall time (s)', values: Array.from({ length: runs }, () => ''), median: matrixNote, goal: `≤ ${MATRIX_GOAL_S} s`, met: 'n/a' });
+  }
+  const footnote = '† other processes on the machine used more than half a core on average during that run (see Details): the figure is slower than the kit alone.';
+  return `${table(rows, runs)}\n\n${footnote}`;
+}
+
+/** bench/results.md: the machine, the table, how the floor is computed, and each scenario's details. */
+export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, server, kitEnv }: BenchResults, rendered: string, benchWallMs: number): string {
+  const details: string[] = [];
+  for (const scenario of scenarios) {
+    const rs = results.get(scenario.key)!;
+    const mid = [...rs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(rs.length / 2)];
+    const top = [...mid.tests].filter((t) => t.requests).sort((a, b) => b.requests!.chain - a.requests!.chain || b.durationMs - a.durationMs).slice(0, 5);
+    details.push(
+      `### ${scenario.label}`,
+      '',
+      `Runs of this scenario that other processes disturbed and that were therefore run again: ${rerun.get(scenario.key) ?? 0}.`,
+      `Median run: ${s(mid.wallMs)} s, ${mid.requests} requests, verdict \`${mid.verdict}\` (exit ${mid.exitCode}), ${mid.passed} passed, ${mid.failed} failed, ${mid.skipped} skipped; ${cpu(mid)}.`,
+      `Setup: ${mid.setup?.all.count ?? '?'} requests (${mid.setup?.creates.count ?? '?'} creates in a chain of ${mid.setup?.creates.chain ?? '?'}, the rest visibility polls; whole chain ${mid.setup?.all.chain ?? '?'}).`,
+      `Median request latency ${mid.medianLatencyMs} ms; floor = ${scenario.server.lagMs ?? server.lagMs} ms + (${mid.setupChain} + ${mid.longestTest.chain}) × ${mid.medianLatencyMs} ms = ${s(mid.floorMs)} s.`,
+      '',
+      '| run | wall (s) | requests | verdict | CPU of the kit (s) | CPU of the target (s) | CPU of other processes (s) |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...rs.map((r, i) => `| ${i + 1} | ${s(r.wallMs)} | ${r.requests} | ${r.verdict} (exit ${r.exitCode}) | ${r.cpuS?.toFixed(1) ?? '?'} | ${r.targetCpuS?.toFixed(1) ?? '?'} | ${r.othersS?.toFixed(1) ?? '?'} |`),
+      '',
+      '| longest chains (median run) | requests | chain | test duration (s) |',
+      '| --- | --- | --- | --- |',
+      ...top.map((t) => `| ${t.title.replace(/\|/g, '\\|')} | ${t.requests!.count} | ${t.requests!.chain} | ${s(t.durationMs)} |`),
+      '',
+    );
+  }
+  if (matrix.length) details.push('### mutant matrix', '', ...matrix.map((m, i) => `Run ${i + 1}: ${s(m.wallMs)} s${m.timedOut ? ' (stopped at the time limit)' : ''}, exit ${m.code} (${m.summary}); ${cpu(m)}.`), '');
+
+  return [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (bench/run.ts). Re-run it to refresh this file.',
+    '',
+    '## Machine',
+    '',
+    ...machine(),
+    '- The machine may be shared: each run below gives the CPU seconds of the kit (its process tree, by GNU time), of the target (the reference server, in the bench\'s own process) and of the rest of the machine meanwhile (/proc/stat). A run during which other processes used more than half a core is run again (at most twice) and marked † if it stays disturbed.',
+    '',
+    '## Results',
+    '',
+    `Each conformance run: the reference server in the bench's process on 127.0.0.1 (lag ${server.lagMs} ms, create rate 5/s with burst 10, as the embedded server), the whole kit in a child process (\`playwright test\` with the kit's reporters, 2 workers, seed ${kitEnv.AG_SEED}, ${kitEnv.AG_VISIBILITY_TIMEOUT_MS} ms visibility timeout, 25 runs per property). Wall time is the clock around the child process; requests are the server's own count. Rounds interleave the scenarios; medians are of ${runs} runs.`,
+    '',
+    rendered,
+    '',
+    `Bench wall time: ${s(benchWallMs)} s.`,
+    '',
+    '## How the floor is computed',
+    '',
+    'The floor is what a run could not go below even if the kit itself cost nothing (no process start, no CPU): the visibility lag the create phase must wait out, plus the longest chain of requests that follow one another, each taking the median request latency:',
+    '',
+    '    floor = lag + (setup chain + longest test chain) × median request latency',
+    '',
+    '- *setup chain* = 1 (the preflight) + the create phase\'s chain (rounds of at most 3 concurrent creates, retries included) + 1 (the visibility poll that first sees every group after the lag; the other polls overlap the lag);',
+    '- *longest test chain*: each test attaches `requests` (suites/fixtures.ts) with the number of requests it sent and its *chain*: the longest run of its requests in which each was sent after the previous one answered (requests under way at the same time count once). Tests run side by side on two workers, so the run\'s chain is the setup\'s plus the longest test\'s;',
+    '- *median request latency*: the median duration of every request the kit sent in that run, as the kit measured it.',
+    '',
+    'The floor leaves out the sleeps inside a test\'s own visibility waits (the model-based PAGE-05 test waits for each group it creates) and the process start of Playwright and its workers; the ratio run ÷ floor is how much of the run is the kit\'s own cost rather than the target\'s.',
+    '',
+    '## Details',
+    '',
+    ...details,
+  ].join('\n');
+}

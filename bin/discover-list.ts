@@ -1,0 +1,169 @@
+/** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
+import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
+import { idsOf, itemsOf, resultOf, sleep, type Group, type ProbeSession } from './discover-client';
+
+/** The Id filter once found: every later list request is limited to the run's own groups through it. */
+export interface Scope {
+  wrapper: string;
+  ids: string;
+  all: string[];
+  assetSpaceId: string | undefined;
+  items: Record<string, unknown>[];
+}
+
+export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filters: Record<string, unknown> = {}, ids = scope.all): Record<string, unknown> {
+  return { [scope.wrapper]: { [scope.ids]: ids, ...filters }, ...extra };
+}
+
+/** Which Id-filter name (and filter object) restricts a list to the given Ids; also waits until the run's groups are visible. */
+export async function idFilter(session: ProbeSession): Promise<Scope | undefined> {
+  const last = session.created[session.created.length - 1];
+  const all = session.created.map((g) => g.id);
+  const deadline = Date.now() + session.target.visibilityTimeoutMs;
+  const eliminated: string[] = [];
+  let wait = 200;
+  let waits = 0;
+  for (const wrapper of CANDIDATES.filterField) {
+    for (const ids of CANDIDATES.groupIds) {
+      const body = { [wrapper]: { [ids]: [last.id] } };
+      for (;;) {
+        const answer = await session.list(body);
+        const seen = session.evidence('ListAssetGroups', body, answer);
+        const got = idsOf(answer);
+        const total = resultOf(answer)?.TotalCount;
+        if (answer.status === 200 && got.length === 1 && got[0] === last.id && total === 1) {
+          const confirmed = await confirmScope(session, wrapper, ids, all, deadline);
+          if (confirmed) {
+            session.decide('list.filterField', wrapper, seen, confirmed.evidence);
+            session.decide('list.filters.groupIds', ids, seen, confirmed.evidence);
+            return confirmed.scope;
+          }
+          eliminated.push(`${wrapper}.${ids} (not confirmed over all ${all.length} of the run's groups)`);
+          break;
+        }
+        if (answer.status !== 200 || got.some((id) => id !== last.id) || (typeof total === 'number' && total > 1)) {
+          eliminated.push(`${wrapper}.${ids}: ${session.summary(answer)}`);
+          break;
+        }
+        // Nothing listed: the filter works and the group is not visible yet, or the target has
+        // none of this user's groups visible at all. Only time tells them apart.
+        if (Date.now() + wait > deadline || waits >= 12) {
+          const why = `none of the run's groups became visible within ${session.target.visibilityTimeoutMs} ms (AG_VISIBILITY_TIMEOUT_MS), or the Id filter is none of ${CANDIDATES.filterField.join('/')} x ${CANDIDATES.groupIds.join('/')}; last: ${seen}`;
+          session.notes.push(why);
+          session.keep('list.filterField', why);
+          session.keep('list.filters.groupIds', why);
+          return undefined;
+        }
+        waits++;
+        await sleep(wait);
+        // Doubling, then steps of an eighth of the visibility timeout: 12 waits span all of it.
+        wait = Math.min(wait * 2, Math.max(3000, session.target.visibilityTimeoutMs / 8));
+      }
+    }
+  }
+  const why = `no candidate restricted a list to one of the run's groups: ${eliminated.join('; ')}`;
+  session.notes.push('the Id filter was not found, so nothing that needs the run\'s own data could be probed');
+  session.keep('list.filterField', why);
+  session.keep('list.filters.groupIds', why);
+  return undefined;
+}
+
+/** All the run's groups, and only they, under the Id filter; polled while some are not visible yet. */
+async function confirmScope(session: ProbeSession, wrapper: string, ids: string, all: string[], deadline: number): Promise<{ scope: Scope; evidence: string } | undefined> {
+  let wait = 200;
+  for (let polls = 0; polls < 6; polls++) {
+    const body = { [wrapper]: { [ids]: all } };
+    const answer = await session.list(body);
+    const got = idsOf(answer);
+    const total = resultOf(answer)?.TotalCount;
+    if (answer.status !== 200 || got.some((id) => !all.includes(id)) || (typeof total === 'number' && total > all.length)) return undefined;
+    if (total === all.length) {
+      const item = itemsOf(answer)[0];
+      return {
+        scope: { wrapper, ids, all, assetSpaceId: typeof item?.AssetSpaceId === 'string' ? item.AssetSpaceId : undefined, items: itemsOf(answer) },
+        evidence: `${session.evidence('ListAssetGroups', body, answer)}: exactly the run's ${all.length} groups`,
+      };
+    }
+    if (Date.now() + wait > deadline) return undefined;
+    await sleep(wait);
+    wait = Math.min(wait * 2, 3000);
+  }
+  return undefined;
+}
+
+/** The Name filter's field and how it matches, over two of the run's groups. */
+export async function nameFilter(session: ProbeSession, scope: Scope): Promise<void> {
+  const [a, other] = [session.created[0], session.created.find((g, i) => i > 0 && g.name.length < 60) ?? session.created[1]];
+  const pair = [a.id, other.id];
+  let field: string | undefined;
+  const eliminated: string[] = [];
+  for (const candidate of CANDIDATES.name) {
+    const body = scoped(scope, {}, { [candidate]: a.name }, pair);
+    const answer = await session.list(body);
+    const seen = session.evidence('ListAssetGroups', body, answer);
+    const got = idsOf(answer);
+    if (answer.status === 200 && got.length === 1 && got[0] === a.id) {
+      session.decide('list.filters.name', candidate, `${seen}: only the group of that Name, of two`);
+      field = candidate;
+      const item = itemsOf(answer)[0];
+      projectNameDefault(session, a, item, seen);
+      break;
+    }
+    eliminated.push(`${candidate}: ${session.summary(answer)}`);
+  }
+  if (!field) {
+    session.keep('list.filters.name', `a full Name did not narrow two of the run's groups to one under any name tried: ${eliminated.join('; ')}`);
+    session.keep('list.nameMatch', 'the Name filter is not known');
+    return;
+  }
+  // Part of both Names, neither at their start nor their end.
+  const infix = `${session.target.runId}-disc`;
+  const body = scoped(scope, {}, { [field]: infix }, pair);
+  const answer = await session.list(body);
+  const seen = session.evidence('ListAssetGroups', body, answer);
+  const count = idsOf(answer).length;
+  if (answer.status === 200 && count === 0) return session.decide('list.nameMatch', 'exact', `${seen}: a part of both Names matches neither`);
+  if (answer.status !== 200 || count !== 2) return session.keep('list.nameMatch', `${seen}: neither 0 nor both groups`);
+  const upper = scoped(scope, {}, { [field]: infix.toUpperCase() }, pair);
+  const upperAnswer = await session.list(upper);
+  const upperSeen = session.evidence('ListAssetGroups', upper, upperAnswer);
+  if (upperAnswer.status === 200 && idsOf(upperAnswer).length === 2) return session.decide('list.nameMatch', 'case-insensitive-substring', `${seen}: a part of both Names matches both`, `${upperSeen}: in upper case too`);
+  session.keep('list.nameMatch', `${seen}: a part of both Names matches both`, `${upperSeen}: but not in upper case; the profile knows only case-insensitive-substring and exact, so the kit's upper-case query will fail`);
+}
+
+/** The default ProjectName, from the list item of the first group when it was created without one. */
+function projectNameDefault(session: ProbeSession, first: Group, item: Record<string, unknown> | undefined, seen: string): void {
+  if ('ProjectName' in first.sent) return session.keep('create.defaults.ProjectName', 'every create had to carry a ProjectName, so no default could be seen');
+  const value = item?.ProjectName;
+  if (typeof value === 'string') session.decide('create.defaults.ProjectName', value, `CreateAssetGroup without ProjectName (${session.show(first.id)}), then ${seen}: its ProjectName is ${JSON.stringify(value)}`);
+  else session.keep('create.defaults.ProjectName', `${seen}: the item has no string ProjectName`);
+  const created = item?.CreateTime;
+  if (typeof created === 'string' && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(created)) {
+    session.notes.push(`CreateTime ${JSON.stringify(created)} is not RFC 3339 with Z: the reference profile's timestamps.format would fail it; the profile cannot express another format`);
+  }
+}
+
+/**
+ * A filter on a value (group type, asset space): a value no group has empties the answer when the
+ * name is known. A 400 is ambiguous (an unknown name, or a known name refusing the value), so a
+ * value the run's groups do have settles it.
+ */
+export async function valueFilter(session: ProbeSession, scope: Scope, key: 'groupType' | 'assetSpaceId', candidates: readonly string[], none: string, real: string | undefined): Promise<void> {
+  const setting = `list.filters.${key}`;
+  const eliminated: string[] = [];
+  for (const candidate of candidates) {
+    const body = scoped(scope, {}, { [candidate]: none });
+    const answer = await session.list(body);
+    const seen = session.evidence('ListAssetGroups', body, answer);
+    if (answer.status === 200 && idsOf(answer).length === 0 && resultOf(answer)?.TotalCount === 0) return session.decide(setting, candidate, `${seen}: none of the run's groups`);
+    if (answer.status === 400 && real !== undefined) {
+      const realBody = scoped(scope, {}, { [candidate]: real });
+      const realAnswer = await session.list(realBody);
+      if (realAnswer.status === 200 && resultOf(realAnswer)?.TotalCount === scope.all.length) {
+        return session.decide(setting, candidate, `${seen}: refused`, `${session.evidence('ListAssetGroups', realBody, realAnswer)}: accepted with the run's own value`);
+      }
+    }
+    eliminated.push(`${candidate}: ${session.summary(answer)}`);
+  }
+  session.keep(setting, `no name tried narrowed the run's groups: ${eliminated.join('; ')}`);
+}

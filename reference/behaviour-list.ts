@@ -1,0 +1,87 @@
+/** The steps of ListAssetGroups: validation, who sees which group, filtering and paging. */
+import { ApiError, badRequest, describe, isObject, own } from './behaviour-base';
+import type { HookContext, ListFilter, ListItem, ListQuery, ListResult, Principal } from './behaviour';
+import type { GroupRecord } from './store';
+
+export function validateList(body: Record<string, unknown>, ctx: HookContext): ListQuery | ApiError {
+  const { list } = ctx.profile;
+  const fail = (message: string) => badRequest('ListAssetGroups', message);
+  const filter: ListFilter = {};
+  const rawFilter = own(body, list.filterField);
+  if (rawFilter !== undefined) {
+    if (!isObject(rawFilter)) return fail(`${list.filterField} must be an object, got ${describe(rawFilter)}`);
+    const names = list.filters;
+    for (const key of ['assetSpaceId', 'groupType', 'name'] as const) {
+      const value = own(rawFilter, names[key]);
+      if (value === undefined) continue;
+      if (typeof value !== 'string') return fail(`${list.filterField}.${names[key]} must be a string, got ${describe(value)}`);
+      filter[key] = value;
+    }
+    const ids = own(rawFilter, names.groupIds);
+    if (ids !== undefined) {
+      if (!Array.isArray(ids)) return fail(`${list.filterField}.${names.groupIds} must be an array of strings, got ${describe(ids)}`);
+      const bad = ids.findIndex((id) => typeof id !== 'string');
+      if (bad >= 0) return fail(`${list.filterField}.${names.groupIds}[${bad}] must be a string, got ${describe(ids[bad])}`);
+      filter.groupIds = ids as string[];
+    }
+  }
+  const paging = (spec: { field: string; default: number; minimum: number; maximum?: number }): number | ApiError => {
+    const value = own(body, spec.field);
+    if (value === undefined) return spec.default;
+    const range = spec.maximum === undefined ? `>= ${spec.minimum}` : `between ${spec.minimum} and ${spec.maximum}`;
+    const ok = typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && (spec.maximum === undefined || value <= spec.maximum);
+    return ok ? value : fail(`${spec.field} must be an integer ${range}, got ${typeof value === 'number' ? value : describe(value)}`);
+  };
+  const pageNumber = paging(list.pageNumber);
+  if (pageNumber instanceof ApiError) return pageNumber;
+  const pageSize = paging(list.pageSize);
+  if (pageSize instanceof ApiError) return pageSize;
+  return { filter, pageNumber, pageSize };
+}
+
+export function authorizeList(): ApiError | null {
+  return null;
+}
+
+export function visibleTo(group: GroupRecord, principal: Principal): boolean {
+  if (group.ownerUserId !== principal.userId) return false;
+  return principal.channel === null || group.channel === principal.channel;
+}
+
+export function matchesFilter(group: GroupRecord, filter: ListFilter, ctx: HookContext): boolean {
+  if (filter.assetSpaceId !== undefined && group.AssetSpaceId !== filter.assetSpaceId) return false;
+  if (filter.groupType !== undefined && group.GroupType !== filter.groupType) return false;
+  if (filter.groupIds !== undefined && filter.groupIds.length > 0 && !filter.groupIds.includes(group.Id)) return false;
+  if (filter.name !== undefined) {
+    if (ctx.profile.list.nameMatch === 'exact') return group.Name === filter.name;
+    return group.Name.toLowerCase().includes(filter.name.toLowerCase());
+  }
+  return true;
+}
+
+export function listGroups(principal: Principal, query: ListQuery, ctx: HookContext): ListResult {
+  const { hooks } = ctx;
+  const matches = ctx.store.snapshot().filter((g) => hooks.visibleTo(g, principal) && hooks.matchesFilter(g, query.filter, ctx));
+  // Page numbers can be huge integers; slice clamps, so a page past the end is simply empty.
+  const offset = (query.pageNumber - 1) * query.pageSize;
+  return {
+    Items: matches.slice(offset, offset + query.pageSize).map((g) => hooks.toListItem(g)),
+    TotalCount: matches.length,
+    PageNumber: query.pageNumber,
+    PageSize: query.pageSize,
+  };
+}
+
+export function toListItem(g: GroupRecord): ListItem {
+  return {
+    Id: g.Id,
+    AssetSpaceId: g.AssetSpaceId,
+    Name: g.Name,
+    Title: g.Title,
+    Description: g.Description,
+    GroupType: g.GroupType,
+    ProjectName: g.ProjectName,
+    CreateTime: g.CreateTime,
+    UpdateTime: g.UpdateTime,
+  };
+}
