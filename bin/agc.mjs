@@ -54,7 +54,7 @@ const RUN_OPTIONS = {
   'num-runs': { type: 'string', arg: 'N', env: 'AG_NUM_RUNS', help: 'runs per property (default 25)' },
   shard: { type: 'string', arg: 'I/N', help: 'run one shard, e.g. 1/2; use with --blob-dir, then `agc merge`' },
   'blob-dir': { type: 'string', arg: 'DIR', path: true, help: 'write a blob report here for `agc merge` (a shard\'s verdict is decided at the merge)' },
-  workers: { type: 'string', arg: 'N', help: 'parallel workers (default 2)' },
+  workers: { type: 'string', arg: 'N', help: 'parallel workers (default 3)' },
   grep: { type: 'string', arg: 'TEXT', help: 'only the requirements whose title matches, e.g. PAGE- (the verdict is then incomplete)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { test, requirement, groupsOf, RawBody, type Api } from './fixtures';
+import { test, requirement, groupsOf, type Api } from './fixtures';
 import {
   JSON_ANSWER,
   documentedStatus,
@@ -14,6 +14,7 @@ import {
   type OperationId,
 } from './checks';
 import type { Exchange } from './exchange';
+import type { Dataset } from './dataset';
 import { together } from './api';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
@@ -34,9 +35,10 @@ async function refusedForms(api: Api, verify: (ex: Exchange, steps: typeof token
 const flipCase = (token: string) => [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 test.describe('AUTH authentication', () => {
-  test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ api, verify }) => {
-    const answers = await together(OPERATIONS.map((op) => () => api.call(op, validBody(api, op), { as: null })));
-    for (const answer of answers) await verify(answer, tokenAuthError);
+  test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ dataset, verify }) => {
+    // Sent by the create-and-wait phase (suites/dataset.ts): an otherwise valid request of each operation without the header.
+    const anonymous = dataset.shared.provoked.filter((ex) => ex.request.headers.authorization === undefined);
+    for (const answer of anonymous) await verify(answer, tokenAuthError);
   });
 
   test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify }) => {
@@ -62,7 +64,7 @@ test.describe('AUTH authentication', () => {
     // The run's first create already used the token; a second create would only add load. What
     // each operation answers is its own requirements' business: here only "not refused as unauthenticated".
     await verify(groupsOf(dataset, (g) => g.via === 'primary', { visible: false })[0].create, [tokenAccepted]);
-    await verify(await api.call('ListAssetGroups', {}), [tokenAccepted]);
+    await verify(dataset.shared.emptyList, [tokenAccepted]);
   });
 
   test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', requirement('AUTH-06'), async ({ api, verify }) => {
@@ -79,42 +81,39 @@ test.describe('AUTH authentication', () => {
       { value: `Bearer ${token} ${token}`, shown: 'Bearer <AG_TOKEN> <AG_TOKEN>' },
       ...(api.has('otherUser') ? [{ value: `Bearer ${api.token('otherUser')}-${token}`, shown: 'Bearer <AG_TOKEN_OTHER_USER>-<AG_TOKEN>' }] : []),
     ];
-    // A target that takes any token at all is AUTH-04's finding: this requirement asks about near misses only.
-    const control = await api.call('ListAssetGroups', {}, { authorization: { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' } });
-    await verify(control, [owned('AUTH-04', statusIs(401))]);
-    await refusedForms(api, verify, forms, ['ListAssetGroups']);
-    // The create refuses the two commonest slips as well: a copy that lost or gained a character.
-    await refusedForms(api, verify, forms.filter((f) => /without its last|>x$/.test(f.shown)), ['CreateAssetGroup']);
+    // One batch: a random token (a target that takes any token at all is AUTH-04's finding, not this
+    // requirement's), the near misses on the list, and on the create the two commonest slips.
+    const creates = forms.filter((f) => /without its last|>x$/.test(f.shown));
+    const control = { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' };
+    const [first, ...answers] = await together([
+      () => api.call('ListAssetGroups', {}, { authorization: control }),
+      ...forms.map((authorization) => () => api.call('ListAssetGroups', {}, { authorization })),
+      ...creates.map((authorization) => () => api.call('CreateAssetGroup', validBody(api, 'CreateAssetGroup'), { authorization })),
+    ]);
+    await verify(first, [owned('AUTH-04', statusIs(401))]);
+    for (const answer of answers) await verify(answer, tokenAuthError);
   });
 });
 
-/** The errors the kit provokes on purpose: client mistakes the spec documents an error for. */
-async function provokedErrors(api: Api): Promise<Exchange[]> {
-  const answers = await together([
-    () => api.call('CreateAssetGroup', validBody(api, 'CreateAssetGroup'), { as: null }),
-    () => api.call('ListAssetGroups', {}, { as: null }),
-    () => api.call('CreateAssetGroup', new RawBody('{"Name": ')),
-    () => api.call('ListAssetGroups', new RawBody('{"Filter": ')),
-    () => api.call('CreateAssetGroup', [validBody(api, 'CreateAssetGroup')]),
-    () => api.call('ListAssetGroups', 'not an object'),
-  ]);
-  const errors = answers.filter((ex) => (ex.response?.status ?? 0) >= 400);
+/** The client mistakes the create-and-wait phase provoked (suites/dataset.ts), where they were answered with an error. */
+function provokedErrors(dataset: Dataset): Exchange[] {
+  const errors = dataset.shared.provoked.filter((ex) => (ex.response?.status ?? 0) >= 400);
   test.skip(errors.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
   return errors;
 }
 
 test.describe('ERR error body and error kinds', () => {
-  test('ERR-01 Error bodies have the profile\'s error shape', requirement('ERR-01'), async ({ api, verify }) => {
-    for (const ex of await provokedErrors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), errorBodyShape]);
+  test('ERR-01 Error bodies have the profile\'s error shape', requirement('ERR-01'), async ({ dataset, verify }) => {
+    for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), errorBodyShape]);
   });
 
-  test('ERR-02 The error kind fits the status and the operation as the spec\'s error table gives it', requirement('ERR-02'), async ({ api, verify }) => {
+  test('ERR-02 The error kind fits the status and the operation as the spec\'s error table gives it', requirement('ERR-02'), async ({ dataset, verify }) => {
     // Answers to requests without a token are AUTH's to judge (status and kind); the others are judged here.
-    const authorized = (await provokedErrors(api)).filter((ex) => ex.request.headers.authorization !== undefined);
+    const authorized = provokedErrors(dataset).filter((ex) => ex.request.headers.authorization !== undefined);
     for (const ex of authorized) await verify(ex, [JSON_ANSWER, owned('ERR-01', errorKindReadable), errorKindFitsStatus]);
   });
 
-  test('ERR-03 Error statuses are among those documented for the operation', requirement('ERR-03'), async ({ api, verify }) => {
-    for (const ex of await provokedErrors(api)) await verify(ex, [documentedStatus]);
+  test('ERR-03 Error statuses are among those documented for the operation', requirement('ERR-03'), async ({ dataset, verify }) => {
+    for (const ex of provokedErrors(dataset)) await verify(ex, [documentedStatus]);
   });
 });

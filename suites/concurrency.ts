@@ -12,7 +12,7 @@
  */
 
 /** At most this many requests of one test under way at once: enough to overlap a slow target's latency, few enough to stay gentle. */
-export const CONCURRENCY = 4;
+export const CONCURRENCY = 8;
 
 /** Starts `tasks` at most `limit` at a time; once all have settled, hands back their outcomes in the order given. */
 export async function ahead<T>(tasks: (() => Promise<T>)[], limit = CONCURRENCY): Promise<Promise<T>[]> {

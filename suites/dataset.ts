@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Api, listBody, type RequestStats, type RetryCounts } from './api';
+import { Api, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
 import { blocked } from './blocked';
@@ -36,6 +36,12 @@ export interface Dataset {
   finishedAt: string;
   visibilityTimeoutMs: number;
   groups: GroupRecord[];
+  /**
+   * Answers several requirements read, sent once: the preflight's list with body {} (ENV, VER,
+   * LIST-01, PAGE-03), and client mistakes the spec documents an error for, provoked on purpose
+   * (ENV-02, VER, ERR): no token, a malformed body, a body that is not an object, for each operation.
+   */
+  shared: { emptyList: Exchange; provoked: Exchange[] };
   /** The last visibility poll of each token role, as evidence. */
   lastPolls: Partial<Record<TokenRole, Exchange>>;
   polls: number;
@@ -115,7 +121,7 @@ export function itemsOf(exchange: Exchange | undefined): Record<string, unknown>
   return Array.isArray(items) ? items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
 }
 
-export async function buildDataset(config: KitConfig & { baseURL: string }, profile: Profile): Promise<Dataset> {
+export async function buildDataset(config: KitConfig & { baseURL: string }, profile: Profile, emptyList: Exchange): Promise<Dataset> {
   const started = new Date();
   const api = new Api(config, (_role, variable) => {
     throw new Error(`${variable} is not configured`);
@@ -127,6 +133,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     finishedAt: '',
     visibilityTimeoutMs: config.visibilityTimeoutMs,
     groups: [],
+    shared: { emptyList, provoked: [] },
     lastPolls: {},
     polls: 0,
     retries: api.retries,
@@ -137,15 +144,18 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     const planned = plan(config.namePrefix, (role) => api.has(role), profile);
     // A few creates at a time: enough to overlap the target's latency, few enough to stay gentle.
     const queue = [...planned];
-    const workers = Array.from({ length: 3 }, async () => {
+    const workers = Array.from({ length: 4 }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const { exchange, attempts } = await api.create(next.sent, next.via);
         const id = readPointer(exchange.response?.json, '/Result/Id');
         dataset.groups.push({ ...next, id: exchange.response?.status === 200 && typeof id === 'string' && id !== '' ? id : null, create: exchange, attempts, createdAt: Date.now(), visibleAfterMs: null });
       }
     });
+    // Sent beside the creates, so they cost the run no round trip of their own.
+    const provoked = provokeErrors(api, config.namePrefix);
     await Promise.all(workers);
     creates = api.requestStats();
+    dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
     await probePaging(api, profile, dataset);
@@ -185,6 +195,19 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
     delay = Math.min(Math.round(delay * 1.5), 2000);
   }
+}
+
+/** The client mistakes every error requirement reads: each is one the spec documents an error for. */
+function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
+  const create = { Name: `${prefix}provoked-${Math.random().toString(36).slice(2, 8)}`, Title: 'Must be refused', Description: '', GroupType: 'AIGC', ProjectName: 'default' };
+  return Promise.all([
+    api.call('CreateAssetGroup', create, { as: null }),
+    api.call('ListAssetGroups', {}, { as: null }),
+    api.call('CreateAssetGroup', new RawBody('{"Name": ')),
+    api.call('ListAssetGroups', new RawBody('{"Filter": ')),
+    api.call('CreateAssetGroup', [create]),
+    api.call('ListAssetGroups', 'not an object'),
+  ]);
 }
 
 /** One page of size 1 over the run's visible primary groups: does the target read the profile's paging fields at all? */

@@ -1,4 +1,4 @@
-import { test, requirement, RawBody, groupsOf, type Api, type Verify } from './fixtures';
+import { test, requirement, groupsOf, type Verify } from './fixtures';
 import type { Dataset } from './dataset';
 import {
   JSON_ANSWER,
@@ -14,90 +14,73 @@ import {
   type Step,
 } from './checks';
 import type { Exchange } from './exchange';
-import { together } from './api';
 
-/**
- * One valid request of each operation, each with the requirement that owns its success. The create
- * is the run's first, from the shared create phase: another create here would only add load.
- */
-function validCalls(api: Api, dataset: Dataset): { owner: string; call: () => Promise<Exchange> }[] {
+// The answers judged here were sent once, by the create-and-wait phase (suites/dataset.ts): the
+// run's first create, the preflight's list with body {}, and the client mistakes it provoked.
+// Reading them costs the target no request.
+
+/** A valid request of each operation, with the requirement that owns its success. */
+function successes(dataset: Dataset): { owner: string; exchange: Exchange }[] {
   return [
-    { owner: 'CREATE-01', call: async () => groupsOf(dataset, (g) => g.key === 'p0', { visible: false })[0].create },
-    { owner: 'LIST-01', call: () => api.call('ListAssetGroups', {}) },
+    { owner: 'CREATE-01', exchange: groupsOf(dataset, (g) => g.key === 'p0', { visible: false })[0].create },
+    { owner: 'LIST-01', exchange: dataset.shared.emptyList },
   ];
 }
 
-/**
- * Answers the kit provokes on purpose: client mistakes the spec documents an error for (no token,
- * a malformed body). Whether they are refused is AUTH's and INPUT's to judge; here only the
- * answers that are errors are read.
- */
-function errorCalls(api: Api): (() => Promise<Exchange>)[] {
-  return [
-    () => api.call('CreateAssetGroup', { Name: api.uniqueName('env-noauth'), GroupType: 'AIGC' }, { as: null }),
-    () => api.call('ListAssetGroups', {}, { as: null }),
-    () => api.call('ListAssetGroups', new RawBody('{"unterminated": ')),
-  ];
+/** Each valid call's answer, judged only once its owner's 200 holds. */
+async function onSuccesses(dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
+  for (const { owner, exchange } of successes(dataset)) await verify(exchange, [...succeeded(owner), JSON_ANSWER, ...own(exchange)]);
 }
 
-/** The valid calls' answers, each judged only once its owner's 200 holds. */
-async function successes(api: Api, dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
-  const calls = validCalls(api, dataset);
-  const answers = await together(calls.map((c) => c.call));
-  for (const [i, ex] of answers.entries()) await verify(ex, [...succeeded(calls[i].owner), JSON_ANSWER, ...own(ex)]);
-}
-
-/** The error answers among the provoked ones; none at all leaves nothing to judge, which is not a pass. */
-async function errors(api: Api): Promise<Exchange[]> {
-  const answers = (await together(errorCalls(api))).filter((ex) => (ex.response?.status ?? 0) >= 400);
-  test.skip(answers.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
-  return answers;
+/** The answers to the provoked mistakes that are errors; whether each was refused is AUTH's and INPUT's. None at all: not assessable. */
+function errors(dataset: Dataset): Exchange[] {
+  const errored = dataset.shared.provoked.filter((ex) => (ex.response?.status ?? 0) >= 400);
+  test.skip(errored.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
+  return errored;
 }
 
 test.describe('ENV envelope and content type', () => {
-  test('ENV-01 A successful response carries ResponseMetadata with RequestId, Action, Version, Service and Region', requirement('ENV-01'), async ({ api, dataset, verify }) => {
-    await successes(api, dataset, verify, () => [envelopePresent]);
-    // Every create of the run answered 200 is a success to read too, whichever token sent it: no request needed.
+  test('ENV-01 A successful response carries ResponseMetadata with RequestId, Action, Version, Service and Region', requirement('ENV-01'), async ({ dataset, verify }) => {
+    await onSuccesses(dataset, verify, () => [envelopePresent]);
+    // Every create of the run answered 200 is a success to read too, whichever token sent it.
     for (const group of dataset.groups.filter((g) => g.create.response?.status === 200)) await verify(group.create, [JSON_ANSWER, envelopePresent]);
   });
 
-  test('ENV-02 An error response carries ResponseMetadata with RequestId, Action, Version, Service and Region', requirement('ENV-02'), async ({ api, verify }) => {
-    for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopePresent]);
+  test('ENV-02 An error response carries ResponseMetadata with RequestId, Action, Version, Service and Region', requirement('ENV-02'), async ({ dataset, verify }) => {
+    for (const ex of errors(dataset)) await verify(ex, [JSON_ANSWER, envelopePresent]);
   });
 
-  test('ENV-03 ResponseMetadata.RequestId is a non-empty string', requirement('ENV-03'), async ({ api, dataset, verify }) => {
-    await successes(api, dataset, verify, (ex) => [envelopeOf(ex), requestIdNonEmpty]);
-    for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), requestIdNonEmpty]);
+  test('ENV-03 ResponseMetadata.RequestId is a non-empty string', requirement('ENV-03'), async ({ dataset, verify }) => {
+    await onSuccesses(dataset, verify, (ex) => [envelopeOf(ex), requestIdNonEmpty]);
+    for (const ex of errors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), requestIdNonEmpty]);
   });
 
-  test('ENV-04 Distinct requests get distinct RequestIds', requirement('ENV-04'), async ({ api, judge }) => {
-    // Answers without a RequestId are ENV-03's finding; only those that have one are compared.
-    const answers = await together([...errorCalls(api), ...[0, 1, 2, 3].map(() => () => api.call('ListAssetGroups', {}))]);
-    await judge(answers, distinctRequestIds);
+  test('ENV-04 Distinct requests get distinct RequestIds', requirement('ENV-04'), async ({ dataset, judge }) => {
+    // Every answer of the phase: the list, the creates of every token, the provoked errors. Those without a RequestId are ENV-03's.
+    await judge([dataset.shared.emptyList, ...dataset.groups.map((g) => g.create), ...dataset.shared.provoked], distinctRequestIds);
   });
 
-  test('ENV-05 Responses are JSON with a JSON content type', requirement('ENV-05'), async ({ api, dataset, verify }) => {
-    const answers = await together([...validCalls(api, dataset).map((c) => c.call), ...errorCalls(api)]);
-    for (const ex of answers) await verify(ex, [jsonContentType]);
+  test('ENV-05 Responses are JSON with a JSON content type', requirement('ENV-05'), async ({ dataset, verify }) => {
+    for (const ex of [...successes(dataset).map((s) => s.exchange), ...dataset.shared.provoked]) await verify(ex, [jsonContentType]);
   });
 
-  test('ENV-06 A successful response carries a Result object', requirement('ENV-06'), async ({ api, dataset, verify }) => {
-    await successes(api, dataset, verify, () => [resultPresent]);
+  test('ENV-06 A successful response carries a Result object', requirement('ENV-06'), async ({ dataset, verify }) => {
+    await onSuccesses(dataset, verify, () => [resultPresent]);
   });
 });
 
 test.describe('VER Version and Action echo', () => {
-  test('VER-01 ResponseMetadata.Version echoes the Version of the request', requirement('VER-01'), async ({ api, dataset, verify }) => {
-    await test.step('on successes', async () => successes(api, dataset, verify, (ex) => [envelopeOf(ex), echoesVersion]));
+  test('VER-01 ResponseMetadata.Version echoes the Version of the request', requirement('VER-01'), async ({ dataset, verify }) => {
+    await test.step('on successes', async () => onSuccesses(dataset, verify, (ex) => [envelopeOf(ex), echoesVersion]));
     await test.step('on errors', async () => {
-      for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesVersion]);
+      for (const ex of errors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesVersion]);
     });
   });
 
-  test('VER-02 ResponseMetadata.Action echoes the Action of the request', requirement('VER-02'), async ({ api, dataset, verify }) => {
-    await test.step('on successes', async () => successes(api, dataset, verify, (ex) => [envelopeOf(ex), echoesAction]));
+  test('VER-02 ResponseMetadata.Action echoes the Action of the request', requirement('VER-02'), async ({ dataset, verify }) => {
+    await test.step('on successes', async () => onSuccesses(dataset, verify, (ex) => [envelopeOf(ex), echoesAction]));
     await test.step('on errors', async () => {
-      for (const ex of await errors(api)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesAction]);
+      for (const ex of errors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), echoesAction]);
     });
   });
 

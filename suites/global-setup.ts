@@ -1,5 +1,6 @@
 import { loadConfig, type KitConfig } from './config';
 import { Api } from './api';
+import type { Exchange } from './exchange';
 import { buildDataset, saveDataset } from './dataset';
 import { profile } from '../schemas';
 
@@ -9,10 +10,19 @@ import { profile } from '../schemas';
  * seconds with that reason, instead of after every test has timed out one by one.
  */
 export async function preflight(config: KitConfig & { baseURL: string }): Promise<string | undefined> {
+  return (await firstList(config)).problem;
+}
+
+/** The preflight's list ({}), with the problem it shows if any; the suites read the answer too (ENV, LIST-01). */
+async function firstList(config: KitConfig & { baseURL: string }): Promise<{ problem?: string; exchange: Exchange }> {
   const api = new Api(config, (_role, variable) => {
     throw new Error(`${variable} is not configured`);
   });
   const exchange = await api.call('ListAssetGroups', {});
+  return { problem: diagnose(config, exchange), exchange };
+}
+
+function diagnose(config: KitConfig & { baseURL: string }, exchange: Exchange): string | undefined {
   const where = `${config.baseURL}`;
   if (!exchange.response) return `target unreachable at ${where}: ${exchange.networkError}`;
   const { status, headers, truncated, json, jsonError } = exchange.response;
@@ -34,7 +44,7 @@ export default async function globalSetup(): Promise<void> {
   const config = loadConfig();
   if (!config.baseURL) return; // the kit fixture reports the missing target in every test
   const target = { ...config, baseURL: config.baseURL };
-  const problem = await preflight(target);
+  const { problem, exchange } = await firstList(target);
   if (problem) throw plainError(problem);
-  saveDataset(await buildDataset(target, profile));
+  saveDataset(await buildDataset(target, profile, exchange));
 }
