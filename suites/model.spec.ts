@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Kit, type Verify } from './fixtures';
 import type { Dataset } from './dataset';
 import { checkProperty } from './property';
-import { createdWithId, everyItem, itemsAtMost, listedBy, listsIncluding, owned, pagesPartition, pagingEchoes, type Check } from './checks';
+import { createdWithId, everyItem, filtersHold, itemsAtMost, listedBy, listsIncluding, owned, pagesPartition, pagingEchoes, type Check } from './checks';
 import type { Exchange } from './exchange';
 import type { Profile } from '../schemas/profile';
 import type { TestInfo } from '@playwright/test';
@@ -99,7 +99,7 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
     const chosen = visible.filter((_, i) => this.picks[i % this.picks.length]);
     const ids = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
     const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, ids, this.pageSize, i + 1)));
-    for (const page of pages) await r.verify(page, [...LISTED, owned('PAGE-01', itemsAtMost(this.pageSize))]);
+    for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('PAGE-01', itemsAtMost(this.pageSize))]);
     await r.judge(pages, pagesPartition(ids));
   }
   toString = () => `WalkPages(picks=${JSON.stringify(this.picks)}, PageSize=${this.pageSize})`;

@@ -85,15 +85,22 @@ export function errorBodyShape(ex: Exchange, ctx: CheckContext): Failure | undef
   return undefined;
 }
 
-/** The error kind matches the spec's table for this status and operation (only for known operations). */
-export function errorKindFitsStatus(ex: Exchange, ctx: CheckContext): Failure | undefined {
+/** An error answer of a known operation, with that operation's row of the spec's error table. */
+function errorOf(ex: Exchange, ctx: CheckContext): { status: number; operation: string; table: Record<number, string> } | undefined {
   const status = ex.response?.status;
   const operation = ex.request.action;
   if (status === undefined || status < 400 || !OPERATIONS.includes(operation as OperationId)) return undefined;
-  const table = ctx.errorKinds(operation!);
+  return { status, operation: operation!, table: ctx.errorKinds(operation!) };
+}
+
+/** The error kind matches the spec's table for this status and operation (only for known operations). */
+export function errorKindFitsStatus(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  const error = errorOf(ex, ctx);
+  if (!error) return undefined;
+  const { status, operation, table } = error;
   const kind = table[status];
   if (kind === undefined) return undefined; // undocumented statuses are documentedStatus's business
-  const code = readPointer(ex.response!.json, ctx.profile.error.codePointer);
+  const code = readPointer(ex.response?.json, ctx.profile.error.codePointer);
   if (code !== kind) {
     return fail(errorKindFitsStatus, `${operation} answered HTTP ${status} with error kind ${show(code)}`, `${status} | ${kind} | ${operation}`, `use the error kind ${kind} for ${status} answers of ${operation}`);
   }
@@ -101,10 +108,9 @@ export function errorKindFitsStatus(ex: Exchange, ctx: CheckContext): Failure | 
 }
 
 export function documentedStatus(ex: Exchange, ctx: CheckContext): Failure | undefined {
-  const status = ex.response?.status;
-  const operation = ex.request.action;
-  if (status === undefined || status < 400 || !OPERATIONS.includes(operation as OperationId)) return undefined;
-  const table = ctx.errorKinds(operation!);
+  const error = errorOf(ex, ctx);
+  if (!error) return undefined;
+  const { status, operation, table } = error;
   if (!(status in table)) {
     return fail(documentedStatus, `${operation} answered HTTP ${status}`, `Error statuses of ${operation}: ${Object.keys(table).join(', ')}`, `answer one of the documented statuses (400 for a bad request)`);
   }
