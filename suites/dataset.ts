@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Api, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
+import { Api, CONCURRENCY, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
 import { blocked } from './blocked';
@@ -142,9 +142,9 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
   let creates = api.requestStats();
   try {
     const planned = plan(config.namePrefix, (role) => api.has(role), profile);
-    // A few creates at a time: enough to overlap the target's latency, few enough to stay gentle.
+    // As many at once as a test's independent requests (suites/concurrency.ts): the run's few groups in one round trip.
     const queue = [...planned];
-    const workers = Array.from({ length: 4 }, async () => {
+    const workers = Array.from({ length: CONCURRENCY }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         const { exchange, attempts } = await api.create(next.sent, next.via);
         const id = readPointer(exchange.response?.json, '/Result/Id');
@@ -158,8 +158,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
-    await probePaging(api, profile, dataset);
-    await probeIdFilter(api, profile, dataset);
+    await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;
   }

@@ -123,7 +123,7 @@ async function modelRuns({ api, dataset, verify, judge, profile, kit }: { api: A
       fc.tuple(picks, size, fc.integer({ min: 1, max: 3 })).map(([p, s, n]) => new ListByIds(p, s, n)),
       fc.tuple(picks, fc.integer({ min: Math.max(1, profile.list.pageSize.minimum), max: 3 })).map(([p, s]) => new WalkPages(p, s)),
     ],
-    { maxCommands: 6 },
+    { maxCommands: 5 },
   );
   const numRuns = Math.max(1, Math.floor(kit.config.numRuns / 10));
   await checkProperty(testInfo, { ...kit.config, seed: kit.config.seed + half }, fc.asyncProperty(commands, async (cmds) => {
