@@ -41,13 +41,14 @@ function expectReportFiles(run: KitRun): ConformanceSummary {
 /**
  * A target that fails on purpose: it echoes the Authorization header it was sent in its 401
  * message (the worst place a token can travel back from) and gives a valid token under another
- * scheme the wrong error kind (AUTH-03), and it ignores the group-type filter (LIST-03).
+ * scheme the wrong error kind (ERR-02's finding, noticed by AUTH-03, which it blocks), and it ignores
+ * the group-type filter (LIST-03).
  */
 const leakyTarget: Partial<ReferenceHooks> = {
   authenticate(authorization, ctx) {
     const principal = defaultHooks.authenticate(authorization, ctx);
     if (!(principal instanceof ApiError)) return principal;
-    // A valid token under another scheme gets the wrong kind, so AUTH-03's evidence carries the echo.
+    // A valid token under another scheme gets the wrong kind, so the finding's evidence carries the echo.
     const kind = authorization && !/^bearer /i.test(authorization) ? 'AssetError' : 'TokenAuthError';
     return new ApiError(401, kind, `token not accepted: ${authorization}`);
   },
@@ -80,7 +81,8 @@ test('a failing target gives non-conformant with evidence, and no file the run w
   const summary = expectReportFiles(run);
   expect(summary.verdict).toBe('non-conformant');
   expect(statuses(summary)['LIST-03']).toBe('failed');
-  expect(statuses(summary)['AUTH-03']).toBe('failed');
+  expect(statuses(summary)['ERR-02'], 'the wrong kind is ERR-02\'s finding, wherever it is noticed').toBe('failed');
+  expect(statuses(summary)['AUTH-03']).toBe('blocked');
   const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
   expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
   // The target echoed `Basic <token>` back; the kit must have blotted it out of its evidence.
@@ -139,7 +141,7 @@ test('index.html of a failing run opens with its failures and what changed since
   const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
   const run = await runPlaywright(['test'], { ...kitEnv(server, serverEnv), AG_BASELINE: baselineFile(testInfo.outputPath()) });
   const summary = expectReportFiles(run);
-  expect(summary.baseline?.newlyFailing).toEqual(expect.arrayContaining(['LIST-03', 'AUTH-03']));
+  expect(summary.baseline?.newlyFailing).toEqual(expect.arrayContaining(['LIST-03', 'ERR-02']));
   expect(readFileSync(path.join(run.reportDir, 'index.html'), 'utf8')).not.toMatch(/\u001b|\[\d+m/);
   expect(run.stdout).toContain('Since the baseline of 2026-01-01T03:17:00.000Z: newly failing: ');
   const { chromium: launcher } = await import('@playwright/test');
