@@ -57,7 +57,7 @@ export default defineConfig({
     ? {
         command: 'node node_modules/tsx/dist/cli.mjs reference/main.ts --port 0 --no-print-tokens --create-rate 5',
         wait: { stdout: /AG_REFERENCE_URL=(?<ag_reference_url>http:\/\/[^\s]+)/ },
-        // SIGINT lets the server close its sockets; SIGTERM would orphan it (see TOOLING-NOTES).
+        // SIGINT lets the server close its sockets; SIGTERM would leave it running and its port taken.
         gracefulShutdown: { signal: 'SIGINT', timeout: 2_000 },
         stdout: 'ignore',
         stderr: 'pipe',
