@@ -107,6 +107,7 @@ export const MUTANTS: readonly Mutant[] = [
   CREATE.emptyTitleDefaulted,
   LIST.nameFilterLikeWildcards,
   PAGE.pagesSkipOne,
+  PAGE.pagesShortByOne,
   LIST.filteredNoMatchIs404,
   CREATE.projectNameIgnored,
   SCHEMA.singleItemNotInArray,

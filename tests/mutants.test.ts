@@ -87,6 +87,7 @@ test.describe('mutants', () => {
     expectComplete(run);
     const failures = run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`);
     expect(failures, 'requirements failed by the unmodified reference server').toEqual([]);
+    expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
     // Factories are instantiated by the suites (errorWith(401, TokenAuthError), validates(…)): each instance needs its own kill.
     const applied = sorted(run.tests.flatMap((t) => t.appliedChecks).filter((name) => exportOf(name) !== undefined));
     expect(applied.filter((name) => !killedChecks.has(name) && !(name in expected.unreachableChecks)), 'checks the suites apply that no mutant makes fail').toEqual([]);
@@ -113,6 +114,9 @@ test.describe('mutants', () => {
         { unexpectedlyFailed: unexpected, notKilled: survived },
         `mutant ${mutant.name}: unexpectedly failed [${unexpected.join(', ')}], not killed [${survived.join(', ')}]${why}`,
       ).toEqual({ unexpectedlyFailed: [], notKilled: [] });
+      // The verdict follows: a failed MUST makes the run non-conformant; a failed SHOULD or MAY alone leaves it conformant, with a warning.
+      const mustFails = want.fails.some((id) => catalogue.requirements.find((r) => r.id === id)?.level === 'MUST');
+      expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe(mustFails ? 'non-conformant' : 'conformant');
       const extraChecks = run.checks.filter((c) => !want.checks.includes(c));
       const missingChecks = want.checks.filter((c) => !run.checks.includes(c));
       expect(

@@ -26,6 +26,8 @@ test.describe('profile variants without their profile', () => {
       test.info().annotations.push({ type: 'mismatches', description: mismatches.join('\n') });
       expect({ failed, attributed }, `${variant.name} made a choice the spec leaves open; without its profile the kit may not assess it, but must not fail it`).toEqual({ failed: [], attributed: [] });
       expect(mismatches.length, 'the run names the profile mismatch').toBeGreaterThan(0);
+      expect(run.verdict, 'the verdict of conformance.json').toBe('incomplete');
+      expect(run.firstReason).toMatch(/seems to follow another profile[\s\S]*AG_PROFILE[\s\S]*agc profile discover/);
     });
   }
 });

@@ -59,6 +59,9 @@ export interface SuiteRun {
   checks: string[];
   /** MUST requirements with a test that was blocked or not assessable. */
   mustNotJudged: string[];
+  /** The verdict of the run's conformance.json, as the kit's own reporter wrote it. */
+  verdict: string | undefined;
+  firstReason: string | null | undefined;
   errors: string[];
   exitCode: number | null;
   stderr: string;
@@ -117,7 +120,8 @@ export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, s
   // As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit.
   const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   try {
-    const args = [CLI, 'test', '--reporter=json', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
+    // Playwright's JSON report for the per-test outcomes, and the kit's own for the verdict it computes.
+    const args = [CLI, 'test', '--reporter=json,./reporters/json.ts', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
     const { code, stderr } = await runNode(args, childEnv(target.url, runId, work));
     const reportFile = path.join(work, 'report.json');
     if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
@@ -125,7 +129,11 @@ export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, s
     const tests = outcomes(report);
     const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
     const findings = tests.flatMap((t) => t.findings);
+    const conformance = path.join(work, 'report', 'conformance.json');
+    const summary = existsSync(conformance) ? (JSON.parse(readFileSync(conformance, 'utf8')) as { verdict?: string; firstReason?: string | null }) : undefined;
     return {
+      verdict: summary?.verdict,
+      firstReason: summary?.firstReason,
       tests,
       fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
       checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),

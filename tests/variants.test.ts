@@ -31,6 +31,7 @@ test.describe('variants', () => {
       const warnings = run.tests.filter((t) => t.status === 'unexpected' && !isMust(t.requirement)).map((t) => t.requirement);
       if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
       expect({ failed, attributed, notJudged: run.mustNotJudged }, `variant ${variant.name} is a legitimate server; the kit must not fail it`).toEqual({ failed: [], attributed: [], notJudged: [] });
+      expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
     });
   }
 });

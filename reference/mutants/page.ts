@@ -49,6 +49,12 @@ export const PAGE = family({
     description: 'pages after the first start one item early (off-by-one offset)',
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => Math.max(0, (q.pageNumber - 1) * q.pageSize - 1) }) },
   },
+  /** `slice(offset, offset + size - 1)`: every full page is one item short, and that item is never shown. */
+  pagesShortByOne: {
+    breaks: 'PAGE-05',
+    description: 'a full page holds PageSize - 1 items (the last item of each page is never shown)',
+    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { extra: -1 }) },
+  },
   /** A page past the end is answered with the last page instead of an empty one. */
   pastEndShowsLastPage: {
     breaks: 'PAGE-06',
