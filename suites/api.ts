@@ -45,6 +45,26 @@ export interface CallOptions {
 const seen = new Map<TokenRole, Set<string>>();
 export const seenBy = (role: TokenRole): Set<string> => seen.get(role) ?? seen.set(role, new Set()).get(role)!;
 
+/**
+ * Tokens the target has throttled creates of, in this worker. From then on their creates go one at a
+ * time, each waiting out its Retry-After before the next is sent: retries that raced each other
+ * would keep losing the target's few slots and give up.
+ */
+const throttled = new Set<TokenRole>();
+const turns = new Map<TokenRole, Promise<void>>();
+
+async function inTurn<T>(role: TokenRole, task: () => Promise<T>): Promise<T> {
+  const previous = turns.get(role) ?? Promise.resolve();
+  let release!: () => void;
+  turns.set(role, previous.then(() => new Promise<void>((resolve) => (release = resolve))));
+  await previous;
+  try {
+    return await task();
+  } finally {
+    release();
+  }
+}
+
 /** Sends the kit's requests and keeps every exchange as evidence. */
 export class Api {
   readonly exchanges: Exchange[] = [];
@@ -112,7 +132,18 @@ export class Api {
   async create(fields: Record<string, unknown>, as: TokenRole = 'primary'): Promise<{ exchange: Exchange; attempts: number }> {
     spendCreate();
     for (let attempt = 1; ; attempt++) {
-      const exchange = await this.call('CreateAssetGroup', fields, { as });
+      const send = async () => {
+        const exchange = await this.call('CreateAssetGroup', fields, { as });
+        const status = exchange.response?.status;
+        if ((status === 429 || status === 503) && attempt < MAX_CREATE_ATTEMPTS) {
+          throttled.add(as);
+          // Inside the turn: the next create of this token waits out the same Retry-After.
+          // Never before Retry-After; a little after at random, so that workers throttled together do not retry together.
+          await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
+        }
+        return exchange;
+      };
+      const exchange = throttled.has(as) ? await inTurn(as, send) : await send();
       const status = exchange.response?.status;
       if (status !== 429 && status !== 503) return { exchange, attempts: attempt };
       if (attempt >= MAX_CREATE_ATTEMPTS) {
@@ -121,7 +152,6 @@ export class Api {
       }
       this.retries[status]++;
       if (status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
-      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt)));
     }
   }
 

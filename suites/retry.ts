@@ -7,7 +7,7 @@ export interface RetryCounts {
   503: number;
 }
 
-export const MAX_CREATE_ATTEMPTS = 8;
+export const MAX_CREATE_ATTEMPTS = 12;
 const MAX_RETRY_AFTER_MS = 10_000;
 
 /**
