@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import zlib from 'node:zlib';
 
 /**
  * One request and what came back, as the checks see it. Tokens never enter an Exchange: the
@@ -112,7 +113,8 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
         if (done) return;
         done = true;
         clearTimeout(deadline);
-        const body = Buffer.concat(chunks).toString('utf8');
+        const decoded = truncated ? { bytes: Buffer.concat(chunks) } : decodeBody(Buffer.concat(chunks), res.headers['content-encoding']);
+        const body = decoded.bytes.toString('utf8');
         const responseHeaders: Record<string, string> = {};
         for (const [key, value] of Object.entries(res.headers)) {
           if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value;
@@ -120,6 +122,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
         let json: unknown;
         let jsonError: string | undefined;
         if (truncated) jsonError = `body larger than ${MAX_RESPONSE_BYTES} bytes; not parsed`;
+        else if (decoded.error) jsonError = decoded.error;
         else {
           try {
             json = JSON.parse(body);
@@ -139,6 +142,38 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
     });
     req.end(options.body);
   });
+}
+
+/**
+ * RFC 9110 §12.5.3: a request with no Accept-Encoding accepts any coding, so a proxy in front of a
+ * target may compress whatever the kit asked. The body is read as the target meant it, whatever
+ * was sent; what a coding inflates to is bounded like the wire bytes.
+ */
+export function decodeBody(raw: Buffer, encoding: string | string[] | undefined): { bytes: Buffer; error?: string } {
+  const codings = (Array.isArray(encoding) ? encoding.join(',') : encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  let bytes = raw;
+  const options = { maxOutputLength: MAX_RESPONSE_BYTES };
+  // Codings are listed in the order they were applied: undone last first.
+  for (const coding of codings.reverse()) {
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') bytes = zlib.gunzipSync(bytes, options);
+      else if (coding === 'deflate') bytes = inflateEither(bytes, options);
+      else if (coding === 'br') bytes = zlib.brotliDecompressSync(bytes, options);
+      else return { bytes, error: `Content-Encoding ${coding} is not one the kit can decode (gzip, deflate, br)` };
+    } catch (error) {
+      return { bytes: raw, error: `Content-Encoding ${coding}, but the body does not decode: ${(error as Error).message}` };
+    }
+  }
+  return { bytes };
+}
+
+/** "deflate" is zlib-wrapped per RFC 9110, but some servers send raw deflate: both are read. */
+function inflateEither(bytes: Buffer, options: zlib.ZlibOptions): Buffer {
+  try {
+    return zlib.inflateSync(bytes, options);
+  } catch {
+    return zlib.inflateRawSync(bytes, options);
+  }
 }
 
 function describeNetworkError(error: Error & { code?: string }): string {
