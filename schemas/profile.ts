@@ -6,23 +6,37 @@ import YAML from 'yaml';
  * The kit's choices where the spec says "not shown" (see spec/profile.yaml for the why).
  * Field names here are wire names; everything else in the kit reads them from here.
  */
+/** How the Name filter matches: exactly, as a substring or as a leading part, with or without case. */
+export const NAME_MATCHES = ['exact', 'case-insensitive-exact', 'substring', 'case-insensitive-substring', 'prefix', 'case-insensitive-prefix'] as const;
+export type NameMatch = (typeof NAME_MATCHES)[number];
+/** What a page size above the maximum gets: a 400, or the maximum (said in Result.PageSize). */
+export const ABOVE_MAXIMUM = ['refuse', 'clamp'] as const;
+/** What a page past the end gets: no items, the last page (with its true PageNumber), or a 400. */
+export const PAST_END = ['empty', 'last', 'refuse'] as const;
+/** The unit length bounds count in: Unicode code points, UTF-16 code units, or UTF-8 bytes. */
+export const LENGTH_UNITS = ['code-points', 'utf16', 'bytes'] as const;
+/** rfc3339-utc: RFC 3339 with Z only; iso8601-utc: any ISO 8601 form that denotes UTC (Z, +00:00, +0000). */
+export const TIMESTAMP_FORMATS = ['rfc3339-utc', 'iso8601-utc'] as const;
+
 export interface Profile {
   name: string;
   list: {
     filterField: string;
     filters: { assetSpaceId: string; groupType: string; groupIds: string; name: string };
-    nameMatch: 'case-insensitive-substring' | 'exact';
-    pageNumber: { field: string; default: number; minimum: number };
-    pageSize: { field: string; default: number; minimum: number; maximum: number };
+    nameMatch: NameMatch;
+    pageNumber: { field: string; default: number; minimum: number; pastEnd: (typeof PAST_END)[number] };
+    pageSize: { field: string; default: number; minimum: number; maximum: number; aboveMaximum: (typeof ABOVE_MAXIMUM)[number] };
   };
   create: {
     requiredFields: string[];
     maxLength: Record<string, number>;
+    /** Unset: the bounds are tested with ASCII, whose length is the same in every unit. */
+    lengthUnit?: (typeof LENGTH_UNITS)[number];
     defaults: Record<string, string>;
     groupTypes: string[];
   };
   error: { codePointer: string; messagePointer: string };
-  timestamps: { format: 'rfc3339-utc' };
+  timestamps: { format: (typeof TIMESTAMP_FORMATS)[number] };
   $defs: Record<string, Record<string, unknown>>;
 }
 
@@ -109,10 +123,17 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
   need('error.codePointer', 'string');
   need('error.messagePointer', 'string');
   need('$defs', 'object');
-  const nameMatch = (p.list as Record<string, unknown> | undefined)?.nameMatch;
-  if (nameMatch !== undefined && nameMatch !== 'case-insensitive-substring' && nameMatch !== 'exact') {
-    problems.push(`list.nameMatch must be "case-insensitive-substring" or "exact", not ${JSON.stringify(nameMatch)}`);
-  }
+  const oneOf = (pointer: string, values: readonly string[], optional = false) => {
+    let node: unknown = p;
+    for (const part of pointer.split('.')) node = isMapping(node) ? node[part] : undefined;
+    if (node === undefined && optional) return;
+    if (typeof node !== 'string' || !values.includes(node)) problems.push(`${pointer} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(node)}`);
+  };
+  oneOf('list.nameMatch', NAME_MATCHES);
+  oneOf('list.pageSize.aboveMaximum', ABOVE_MAXIMUM);
+  oneOf('list.pageNumber.pastEnd', PAST_END);
+  oneOf('create.lengthUnit', LENGTH_UNITS, true);
+  oneOf('timestamps.format', TIMESTAMP_FORMATS);
   for (const key of ['codePointer', 'messagePointer']) {
     const pointer = (p.error as Record<string, unknown> | undefined)?.[key];
     if (typeof pointer === 'string' && !pointer.startsWith('/')) problems.push(`error.${key} must be a JSON pointer starting with "/"`);
@@ -145,6 +166,27 @@ export function profileFromOverride(override: Record<string, unknown>, origin: s
   const merged = mergeOver(readYaml(REFERENCE_PROFILE_PATH, 'reference profile'), structuredClone(override));
   assertShape(merged, origin);
   return merged;
+}
+
+/** The length of a string in a profile's unit (code points when none is stated). */
+export function lengthIn(value: string, unit: Profile['create']['lengthUnit']): number {
+  if (unit === 'utf16') return value.length;
+  if (unit === 'bytes') return Buffer.byteLength(value, 'utf8');
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+/** What a nameMatch setting means, taken apart. */
+export function nameMatchParts(match: NameMatch): { mode: 'exact' | 'substring' | 'prefix'; caseInsensitive: boolean } {
+  return { mode: match.replace('case-insensitive-', '') as 'exact' | 'substring' | 'prefix', caseInsensitive: match.startsWith('case-insensitive-') };
+}
+
+/** Whether a Name matches a name filter under a nameMatch setting. */
+export function nameMatches(name: string, query: string, match: NameMatch): boolean {
+  const { mode, caseInsensitive } = nameMatchParts(match);
+  const [n, q] = caseInsensitive ? [name.toLowerCase(), query.toLowerCase()] : [name, query];
+  return mode === 'exact' ? n === q : mode === 'prefix' ? n.startsWith(q) : n.includes(q);
 }
 
 /** Reads a JSON pointer (RFC 6901) out of a parsed body; undefined when any step is missing. */

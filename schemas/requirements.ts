@@ -11,6 +11,8 @@ export interface Requirement {
   id: string;
   level: Level;
   basis?: Basis;
+  /** The profile settings its test reads (dotted paths into spec/profile.yaml): a target whose profile differs there is judged by its own. */
+  settings?: string[];
   title: string;
   spec: string;
   sends?: string;

@@ -31,6 +31,8 @@ export interface KitConfig {
   profilePath: string | undefined;
   visibilityTimeoutMs: number;
   requestTimeoutMs: number;
+  /** How far a target's clock may be from the kit's before a timestamp is taken for local time (SCHEMA-03). */
+  clockSkewMs: number;
   reportDir: string;
   seed: number;
   numRuns: number;
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     profilePath: env.AG_PROFILE ? path.resolve(env.AG_PROFILE) : undefined,
     visibilityTimeoutMs: positiveInt(env, 'AG_VISIBILITY_TIMEOUT_MS', embedded ? 10_000 : 60_000),
     requestTimeoutMs: positiveInt(env, 'AG_REQUEST_TIMEOUT_MS', 15_000),
+    clockSkewMs: positiveInt(env, 'AG_CLOCK_SKEW_MS', 300_000),
     reportDir: path.resolve(env.AG_REPORT_DIR || 'conformance-report'),
     seed: Number(seedRaw || 0),
     numRuns: positiveInt(env, 'AG_NUM_RUNS', 25),

@@ -1,13 +1,33 @@
 import fc from 'fast-check';
 import { test, requirement, groupsOf, listBody, RawBody, LISTED, pagingAssessable, type Api } from './fixtures';
 import { checkProperty } from './property';
-import { clientError, errorWith, noServerError, pagingEchoes, type Check } from './checks';
+import { ERROR_BODY, JSON_ANSWER, clientError, envelopePresent, errorKindReadable, errorWith, noServerError, owned, pagingEchoes, pagingBounds, type Check, type Step } from './checks';
+import type { Dataset } from './dataset';
 import type { Exchange } from './exchange';
 import type { KitConfig } from './config';
 import { ahead } from './api';
 
 /** A 4xx: neither a 5xx, nor a dropped connection, nor acceptance. The error's envelope and body are ENV-02's and ERR's. */
 const refused: Check[] = [clientError];
+
+/**
+ * A 4xx whose body is still this API's answer: "ResponseMetadata | object | Present on every response."
+ * A framework's own HTML or text page for a request it routes nowhere is ENV-05's finding, a JSON body
+ * without the envelope ENV-02's, one without a readable error kind ERR-01's.
+ */
+const refusedWithEnvelope: Step[] = [clientError, JSON_ANSWER, owned('ENV-02', envelopePresent), owned('ERR-01', errorKindReadable)];
+
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The client mistakes the create-and-wait phase provoked with a token (suites/dataset.ts): malformed JSON, or JSON that is not an object. */
+const provokedWithToken = (dataset: Dataset, malformed: boolean) => dataset.shared.provoked.filter((ex) => ex.request.headers.authorization !== undefined && isJson(ex.request.body) !== malformed);
 
 /** A valid create body, to which one mistake is then added. */
 const createBody = (api: Api, label: string) => ({ Name: api.uniqueName(label), Title: 'Input probe', Description: 'Created by the conformance kit', GroupType: 'AIGC', ProjectName: 'default' });
@@ -46,7 +66,7 @@ const notAString = fc.oneof(
 );
 
 test.describe('INPUT handling of bad input', () => {
-  test('INPUT-01 Malformed JSON gets a 4xx with the envelope, never a 5xx', requirement('INPUT-01'), async ({ api, verify }) => {
+  test('INPUT-01 Malformed JSON gets a 4xx with the envelope, never a 5xx', requirement('INPUT-01'), async ({ api, dataset, verify }) => {
     const malformed = ['{', '{"Name": "x",}', "{'Name': 'x'}", '{"Name": "x"} trailing', 'nul', '{"Name": "\\x"}', '\u00ff\u00fe{}'];
     const next = inTurn(await ahead([
       ...malformed.flatMap((body) => [() => sendCreate(api, new RawBody(body)), () => api.call('ListAssetGroups', new RawBody(body))]),
@@ -58,15 +78,19 @@ test.describe('INPUT handling of bad input', () => {
       await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
     }
     await verify(await next(), refused);
+    // The same mistakes sent once beside the run's creates: every provoked bad request is judged, whatever it got.
+    for (const ex of provokedWithToken(dataset, true)) await verify(ex, refused);
   });
 
-  test('INPUT-02 A JSON body that is not an object gets a 4xx, never a 5xx', requirement('INPUT-02'), async ({ api, verify }) => {
-    const bodies = [[], [{}], 'ListAssetGroups', 42, null, true];
+  test('INPUT-02 A JSON body that is not an object gets a 4xx, never a 5xx', requirement('INPUT-02'), async ({ api, dataset, verify }) => {
+    // An array holding a valid body too: a server that reads the first element of an array accepts it.
+    const bodies = [[], [{}], [createBody(api, 'input-array')], 'ListAssetGroups', 42, null, true];
     const next = inTurn(await ahead(bodies.flatMap((body) => [() => sendCreate(api, body), () => api.call('ListAssetGroups', body)])));
     for (const body of bodies) {
       await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await next(), refused));
       await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
     }
+    for (const ex of provokedWithToken(dataset, false)) await verify(ex, refused);
   });
 
   test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)', requirement('INPUT-03'), async ({ api, verify, kit }, testInfo) => {
@@ -114,6 +138,14 @@ test.describe('INPUT handling of bad input', () => {
         const answer = await next();
         // One past the profile's bound accepted: a target with a larger bound of its own refuses a value far beyond
         // it (a profile mismatch); a target with no bound at all accepts that too (a failure).
+        // A required field left out, or Name empty, accepted: which fields are required is not shown, so the target
+        // made another choice (an optional Name), not a mistake; the profile's requiredFields say otherwise.
+        if (!bound && answer.response?.status === 200) {
+          const field = what.split(' ')[0];
+          const hint = `a create with ${what} was accepted: the target does not require ${field}; set create.requiredFields without ${field}`;
+          testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
+          testInfo.skip(true, `profile mismatch: ${hint}`);
+        }
         if (bound && answer.response?.status === 200) {
           const far = await sendCreate(api, { ...body, [bound.field]: `${body[bound.field]}`.padEnd(bound.max * 16 + 1, 'y') });
           if ((far.response?.status ?? 0) >= 400 && (far.response?.status ?? 0) < 500) {
@@ -131,7 +163,10 @@ test.describe('INPUT handling of bad input', () => {
     const actions = ['NoSuchAction', 'listassetgroups', null];
     const next = inTurn(await ahead(actions.map((action) => () => api.call(action, {}))));
     for (const action of actions) {
-      await test.step(`Action ${JSON.stringify(action)}`, async () => verify(await next(), refused));
+      await test.step(`Action ${JSON.stringify(action)}`, async () => {
+        const answer = await next();
+        await verify(answer, refusedWithEnvelope);
+      });
     }
   });
 
@@ -139,7 +174,10 @@ test.describe('INPUT handling of bad input', () => {
     const versions = ['1999-01-01', '2024-1-1', null];
     const next = inTurn(await ahead(versions.map((version) => () => api.call('ListAssetGroups', {}, { version }))));
     for (const version of versions) {
-      await test.step(`Version ${JSON.stringify(version)}`, async () => verify(await next(), refused));
+      await test.step(`Version ${JSON.stringify(version)}`, async () => {
+        const answer = await next();
+        await verify(answer, refusedWithEnvelope);
+      });
     }
   });
 
@@ -163,7 +201,8 @@ test.describe('INPUT handling of bad input', () => {
       if (value !== undefined && (/^\d+$/.test(value.trim()) || !Number.isNaN(Date.parse(value)))) return undefined;
       return { check: 'retryAfterHeader', received: `Retry-After ${JSON.stringify(value)}`, documented: 'RFC 9110 §10.2.3: Retry-After as seconds or an HTTP date', fix: 'tell clients when to come back' };
     };
-    for (const exchange of dataset.rateLimited) await verify(exchange, [retryAfterHeader]);
+    // A 429 is an error answer like any other: its body is this API's (a rate limiter's own page is ENV-05's finding), its kind the table's.
+    for (const exchange of dataset.rateLimited) await verify(exchange, [...ERROR_BODY, retryAfterHeader]);
   });
 });
 
@@ -172,12 +211,13 @@ test.describe('PAGE paging values, generated', () => {
     pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
     const badNumber = fc.oneof(fc.integer({ min: -1_000, max: pageNumber.minimum - 1 }), fc.double({ min: pageNumber.minimum, max: 1_000, noNaN: true, noInteger: true }));
-    const badSize = fc.oneof(fc.integer({ min: -1_000, max: pageSize.minimum - 1 }), fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 }), fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }));
+    // Above the maximum is not invalid where the profile clamps: PAGE-07's own test judges that case.
+    const badSize = fc.oneof(fc.integer({ min: -1_000, max: pageSize.minimum - 1 }), ...(pageSize.aboveMaximum === 'refuse' ? [fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 })] : []), fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }));
     const body = fc.oneof(badNumber.map((n) => ({ pageNumber: n as unknown })), badSize.map((s) => ({ pageSize: s as unknown })));
-    const rejects = errorWith(400);
     const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging)));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(body, async (paging) => {
-      await verify(await answer(paging), rejects);
+      const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
+      await verify(await answer(paging), [pagingBounds(field, value), ...ERROR_BODY]);
     }));
   });
 
@@ -185,7 +225,8 @@ test.describe('PAGE paging values, generated', () => {
     pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    const paging = fc.record({ number: fc.integer({ min: pageNumber.minimum, max: 50 }), size: fc.integer({ min: pageSize.minimum, max: pageSize.maximum }) });
+    // Pages within the result: a page past the end is PAGE-06's (list.pageNumber.pastEnd). Page n of size s is within while (n-1)*s < the groups.
+    const paging = fc.integer({ min: pageSize.minimum, max: pageSize.maximum }).chain((size) => fc.record({ number: fc.integer({ min: pageNumber.minimum, max: Math.max(pageNumber.minimum, Math.ceil(ids.length / size) - 1 + pageNumber.minimum) }), size: fc.constant(size) }));
     const answer = await sentAhead(kit.config, [paging], ({ number, size }) => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: number, pageSize: size })));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(paging, async ({ number, size }) => {
       await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);

@@ -1,7 +1,12 @@
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, pagingAssessable, idFilterAssessable } from './fixtures';
 import {
+  ERROR_BODY,
+  SHAPED,
+  pagingBounds,
+  pastEndAnswer,
+  resultPresent,
+  tokenAccepted,
   emptyPage,
-  errorWith,
   everyItem,
   filtersHold,
   itemsAtMost,
@@ -18,8 +23,8 @@ import {
   type Failure,
   type MultiCheck,
 } from './checks';
-import type { Exchange } from './exchange';
 import { ahead, together } from './api';
+import { nameMatchParts, NAME_MATCHES, type NameMatch } from '../schemas/profile';
 
 // Queries stay within the run's own groups (their Ids, or names only the run uses), so a run
 // costs the same whatever else the target holds, and never reads data it did not create.
@@ -53,7 +58,7 @@ test.describe('LIST the list operation and its filters', () => {
       });
     }
     // Whether a space no group has is answered with an empty list or refused is not shown: both conform.
-    await verify(await none, [refusedOrEmpty]);
+    await verify(await none, [SHAPED, refusedOrEmpty]);
   });
 
   test('LIST-03 The group-type filter returns the matching groups and only those', requirement('LIST-03'), async ({ api, dataset, verify, profile }) => {
@@ -64,7 +69,7 @@ test.describe('LIST the list operation and its filters', () => {
     ]);
     await verify(aigc, [...LISTED, ...filtersHold({ groupIds: ids }), everyItem('GroupType = AIGC', (item) => item.GroupType === 'AIGC', 'filtering by group type'), listsExactly(ids)]);
     // Values of GroupType other than AIGC are not shown: an empty list and a refusal both conform.
-    await verify(noSuchType, [refusedOrEmpty]);
+    await verify(noSuchType, [SHAPED, refusedOrEmpty]);
   });
 
   test('LIST-04 The logical-ID filter returns exactly the groups asked for', requirement('LIST-04'), async ({ api, dataset, verify, profile }) => {
@@ -81,7 +86,7 @@ test.describe('LIST the list operation and its filters', () => {
     const probes = [`${dataset.prefix}%`, `${name.slice(0, -2)}_${name.slice(-1)}`, `${dataset.prefix}.*`];
     const [full, ...wild] = await together([name, ...probes].map((query) => () => api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }))));
     await verify(full, [...LISTED, listsIncluding([target.id]), everyItem(`Name contains ${JSON.stringify(name)}`, (item) => contains(item.Name, name), 'filtering by name')]);
-    for (const [i, query] of probes.entries()) await test.step(`Name ${query}`, async () => verify(wild[i], [literalNameMatch(query)]));
+    for (const [i, query] of probes.entries()) await test.step(`Name ${query}`, async () => verify(wild[i], [SHAPED, literalNameMatch(query)]));
   });
 
   test('LIST-06 A filter that matches nothing gives no items and TotalCount 0', requirement('LIST-06'), async ({ api, dataset, verify, profile }) => {
@@ -90,24 +95,35 @@ test.describe('LIST the list operation and its filters', () => {
   });
 
   test('LIST-07 The name filter matches as the profile says', requirement('LIST-07'), async ({ api, dataset, judge, profile }) => {
+    // p2's Name is agc-<run>-ds-p2-MixedCase-<salt>: a leading part, an inner part and the whole, each as
+    // written and in upper case, tell exact from prefix from substring, and whether case matters.
     const [target] = groupsOf(dataset, (g) => g.key === 'p2');
-    const inner = target.sent.Name.slice(dataset.prefix.length);
-    const substring = profile.list.nameMatch === 'case-insensitive-substring';
-    // Substring profile: an inner part as written, then in upper case, must both find the group.
-    // Exact profile: the Name without its last character must not.
-    const queries = substring ? [inner, inner.toUpperCase()] : [target.sent.Name.slice(0, -1)];
-    const answers = await together(queries.map((query) => () => api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }))));
-    const found = (ex: Exchange) => itemsOf(ex).some((item) => item.Id === target.id);
-    const nameMatch: MultiCheck = ([asWritten, upper]): Failure | undefined => {
+    const name = target.sent.Name;
+    const leading = name.slice(0, -3);
+    const inner = name.slice(dataset.prefix.length, -3);
+    const probes = { whole: name, leading, inner, wholeUpper: name.toUpperCase(), leadingUpper: leading.toUpperCase(), innerUpper: inner.toUpperCase() };
+    const keys = Object.keys(probes) as (keyof typeof probes)[];
+    const answers = await together(keys.map((key) => () => api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum }))));
+    const nameMatch: MultiCheck = (exchanges): Failure | undefined => {
       const documented = `profile "${profile.name}": list.nameMatch ${profile.list.nameMatch}`;
-      if (answers.some((ex) => ex.response?.status !== 200)) return { check: 'nameMatch', received: `HTTP ${answers.map((ex) => ex.response?.status).join(', ')}`, documented, fix: 'accept a name filter' };
-      if (!substring) {
-        if (!found(asWritten)) return undefined;
-        return { check: 'nameMatch', received: `${queries[0]} (the Name less its last character) finds ${target.id}`, documented, fix: 'match names exactly', profileMismatch: 'the name filter matches substrings; set list.nameMatch: case-insensitive-substring' };
-      }
-      if (found(asWritten) && found(upper)) return undefined;
-      const failure = { check: 'nameMatch', received: `${queries[0]} finds ${found(asWritten) ? '' : 'not '}${target.id}; ${queries[1]} finds ${found(upper) ? '' : 'not '}${target.id}`, documented, fix: 'match the name filter as a case-insensitive substring, or supply your profile with AG_PROFILE' };
-      return found(asWritten) ? failure : { ...failure, profileMismatch: 'the run\'s group is found by its full Name (LIST-05) but not by a part of it: the name filter seems to match exactly; set list.nameMatch: exact' };
+      const refused = exchanges.find((ex) => ex.response?.status !== 200);
+      if (refused) return { check: 'nameMatch', received: `HTTP ${refused.response?.status ?? 'nothing'} for the name filter ${refused.request.body.slice(0, 200)}`, documented, fix: 'accept a name filter' };
+      const found = Object.fromEntries(keys.map((key, i) => [key, itemsOf(exchanges[i]).some((item) => item.Id === target.id)])) as Record<keyof typeof probes, boolean>;
+      // The one setting these answers fit, if any: what each mode and case would find.
+      const fits = NAME_MATCHES.filter((match) => {
+        const { mode, caseInsensitive } = nameMatchParts(match);
+        const expect = { whole: true, leading: mode !== 'exact', inner: mode === 'substring' };
+        return keys.every((key) => {
+          const upper = key.endsWith('Upper');
+          const base = key.replace('Upper', '') as 'whole' | 'leading' | 'inner';
+          return found[key] === (expect[base] && (!upper || caseInsensitive || probes[key] === probes[base]));
+        });
+      });
+      if (fits.includes(profile.list.nameMatch)) return undefined;
+      const received = keys.map((key) => `${JSON.stringify(probes[key])} ${found[key] ? 'finds' : 'does not find'} it`).join('; ');
+      const failure = { check: 'nameMatch', received, documented, fix: 'match the name filter as the profile says (one rule for every query), or supply your profile with AG_PROFILE' };
+      // Exactly one setting explains every answer: the target made another choice, not a mistake.
+      return fits.length === 1 ? { ...failure, profileMismatch: `the name filter matches as ${fits[0]}: ${received}; set list.nameMatch: ${fits[0] satisfies NameMatch}` } : failure;
     };
     await judge(answers, Object.defineProperty(nameMatch, 'name', { value: 'nameMatch' }));
   });
@@ -128,7 +144,8 @@ test.describe('PAGE paging fields and invariants', () => {
   test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    const pagings = [[2, PAGE_SIZE], [1, profile.list.pageSize.maximum], [7, 3]];
+    // Pages within the result: what a page past the end says is PAGE-06's (the profile's list.pageNumber.pastEnd).
+    const pagings = [[2, PAGE_SIZE], [1, profile.list.pageSize.maximum], [2, 3]];
     const answers = await together(pagings.map(([pageNumber, pageSize]) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize }))));
     for (const [i, [pageNumber, pageSize]] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
   });
@@ -157,11 +174,17 @@ test.describe('PAGE paging fields and invariants', () => {
     await judge(pages, pagesPartition(ids));
   });
 
-  test('PAGE-06 A page past the end is empty and keeps the TotalCount', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
+  test('PAGE-06 A page past the end is answered as the profile says', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    const pastEnd = Math.ceil(ids.length / PAGE_SIZE) + 1;
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: pastEnd, pageSize: PAGE_SIZE })), [...LISTED, ...filtersHold({ groupIds: ids }), owned('LIST-04', totalAtMost(ids.length)), emptyPage, owned('PAGE-04', totalCountIs(ids.length))]);
+    const lastPage = Math.ceil(ids.length / PAGE_SIZE);
+    const answer = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: lastPage + 1, pageSize: PAGE_SIZE }));
+    // Judged before anything that needs a 200: a refusal may be the profile's choice.
+    const judged = pastEndAnswer(lastPage + 1, lastPage, ids.length);
+    const refused = (answer.response?.status ?? 0) >= 400;
+    await verify(answer, refused
+      ? [owned('AUTH-05', tokenAccepted), judged, ...ERROR_BODY]
+      : [owned('AUTH-05', tokenAccepted), owned('ENV-06', resultPresent), SHAPED, ...filtersHold({ groupIds: ids }), owned('LIST-04', totalAtMost(ids.length)), judged, owned('PAGE-04', totalCountIs(ids.length))]);
   });
 
   test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07'), async ({ api, dataset, verify, profile }) => {
@@ -177,6 +200,15 @@ test.describe('PAGE paging fields and invariants', () => {
       [`${pageSize.field} as a string`, undefined, String(pageSize.default)],
     ];
     const answers = await ahead(invalid.map(([, number, size]) => () => api.call('ListAssetGroups', listBody(profile, { pageNumber: number, pageSize: size }))));
-    for (const [i, [what]] of invalid.entries()) await test.step(what, async () => verify(await answers[i], errorWith(400)));
+    for (const [i, [what, number, size]] of invalid.entries()) {
+      await test.step(what, async () => {
+        const answer = await answers[i];
+        const judged = pagingBounds(number === undefined ? 'pageSize' : 'pageNumber', number ?? size);
+        // Where the profile clamps, a page size above the maximum is a valid list; otherwise every value here is refused,
+        // and a 400 whose body or kind is wrong is ENV's and ERR's finding.
+        const clamped = pageSize.aboveMaximum === 'clamp' && size === pageSize.maximum + 1;
+        return verify(answer, clamped ? [owned('AUTH-05', tokenAccepted), judged, owned('ENV-06', resultPresent), SHAPED] : [judged, ...ERROR_BODY]);
+      });
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { Exchange } from './exchange';
 import { judgeVisibility } from './visibility';
 import type { ListQuery } from './api';
 import { together } from './api';
+import { nameMatchParts } from '../schemas/profile';
 
 // A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
 // spec documents 400 and 403 for lists), or it lists none of those groups and counts none of them.
@@ -18,7 +19,8 @@ test.describe('SCOPE user scoping', () => {
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
     const noRunNames = everyItem(`Name does not start with this run's prefix ${dataset.prefix}`, (item) => !String(item.Name).startsWith(dataset.prefix), notOtherUsers);
-    const substring = profile.list.nameMatch === 'case-insensitive-substring';
+    // The run's prefix finds its groups under every setting but exact matching.
+    const substring = nameMatchParts(profile.list.nameMatch).mode !== 'exact';
     // The plain first page: where a server that ignores the user would most likely show new groups.
     const [plain, byPrefix] = await together([
       () => api.call('ListAssetGroups', listBody(profile, { pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' }),
@@ -88,14 +90,24 @@ test.describe('CHAN channel scoping', () => {
     api.token('channelB');
     // Groups created through an unbound token are left out: which channel they belong to is not shown.
     const roles = ['channelA', 'channelB'] as const;
-    const substring = profile.list.nameMatch === 'case-insensitive-substring';
+    // The run's prefix finds its groups under every setting but exact matching.
+    const substring = nameMatchParts(profile.list.nameMatch).mode !== 'exact';
     const reads = roles.flatMap((role) => {
       const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
       const queries: ListQuery[] = [{ groupIds: others }, ...(substring ? [{ name: dataset.prefix }] : [])];
       return queries.map((query) => ({ others, query, call: () => api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as: role }) }));
     });
-    const answers = await together(reads.map((r) => r.call));
-    for (const [i, answer] of answers.entries()) await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(reads[i].others, onlyThatChannel)]);
+    // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first.
+    const walks = roles.flatMap((role) => {
+      const ids = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
+      const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
+      return [1, 2].map((pageNumber) => ({ others, query: { groupIds: ids } as ListQuery, call: () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize: 1 }), { as: role }) }));
+    });
+    const answers = await together([...reads, ...walks].map((r) => r.call));
+    for (const [i, answer] of answers.entries()) {
+      const read = [...reads, ...walks][i];
+      await verify(answer, [...filtersHold(read.query), refusedOrNoneOf(read.others, onlyThatChannel)]);
+    }
   });
 
   test('CHAN-03 An unbound token of the same user lists the groups of every channel', requirement('CHAN-03'), async ({ api, dataset, verify, profile }) => {

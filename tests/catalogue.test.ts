@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { loadProfile } from '../schemas/profile';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -67,6 +68,19 @@ test('every requirement has a well-formed ID of a known family, a level and its 
       if (!['spec', 'profile', 'http'].includes(r.basis ?? '')) problems.push(`${r.id}: basis must be spec, profile or http`);
       if (!r.sends?.trim() || !r.expects?.trim()) problems.push(`${r.id}: says neither what is sent nor what must come back`);
     }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('every requirement judged by the profile names the settings it reads, and each is a setting of the profile', () => {
+  const profile = loadProfile() as unknown as Record<string, unknown>;
+  // Optional settings the reference profile leaves unset (its file names them in a comment).
+  const optional = new Set(['create.lengthUnit']);
+  const exists = (setting: string) => optional.has(setting) || setting.split('.').reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), profile) !== undefined;
+  const problems: string[] = [];
+  for (const r of catalogue.requirements) {
+    if (r.basis === 'profile' && !r.settings?.length) problems.push(`${r.id}: basis profile but names no settings`);
+    for (const setting of r.settings ?? []) if (!exists(setting)) problems.push(`${r.id}: ${setting} is not a setting of spec/profile.yaml`);
   }
   expect(problems).toEqual([]);
 });

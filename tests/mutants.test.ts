@@ -162,9 +162,9 @@ test.describe('mutant guards', () => {
     expect(problems).toEqual([]);
   });
 
-  test('one deviation, few findings: no mutant fails more than six requirements', () => {
-    const wide = Object.entries(expected.mutants).filter(([, e]) => e.fails.length > 6).map(([name, e]) => `${name}: ${e.fails.join(', ')}`);
-    expect(wide, 'mutants whose single deviation fails more than six requirements').toEqual([]);
+  test('one deviation, few findings: no mutant fails more than three requirements', () => {
+    const wide = Object.entries(expected.mutants).filter(([, e]) => e.fails.length > 3).map(([name, e]) => `${name}: ${e.fails.join(', ')}`);
+    expect(wide, 'mutants whose single deviation fails more than three requirements').toEqual([]);
   });
 
   test('every MUST and SHOULD is killed by at least one mutant, and every family is targeted', () => {
@@ -181,7 +181,7 @@ test.describe('mutant guards', () => {
     for (const [name, reason] of unreachable) expect(reason?.trim(), `unreachable check ${name} needs a reason`).toBeTruthy();
     const covered = (name: string) => name in expected.unreachableChecks || [...killedChecks].some((c) => exportOf(c) === name);
     expect(exportedChecks.filter((name) => !covered(name)), 'checks exported by suites/checks.ts that no mutant makes fail').toEqual([]);
-    expect([...killedChecks].filter((c) => exportOf(c) === undefined && !/^(modelCount|modelTotal|retryAfterHeader|nameMatch|staysVisible)$/.test(c)), 'failing checks that are neither exported by suites/checks.ts nor known suite-local checks').toEqual([]);
+    expect([...killedChecks].filter((c) => exportOf(c) === undefined && !/^(modelCount|modelTotal|retryAfterHeader|nameMatch|staysVisible|idsAsCreated|firstPageHoldsMatches|idFilterHoldsAll)$/.test(c)), 'failing checks that are neither exported by suites/checks.ts nor known suite-local checks').toEqual([]);
   });
 
   test('npm run reference -- --list-mutants lists every mutant; --mutant with an unknown name is a usage error', () => {

@@ -50,7 +50,7 @@ test('the lint catches a planted unresolvable $ref', async () => {
 });
 
 test('the lint catches a planted unresolvable reference-profile $ref', async () => {
-  const problems = await lintPlanted("$ref: './profile.yaml#/$defs/ProfileTimestamp'", "$ref: './profile.yaml#/$defs/ProfileTimestmap'");
+  const problems = await lintPlanted("$ref: './profile.yaml#/$defs/ProfileErrorDetail'", "$ref: './profile.yaml#/$defs/ProfileErrorDetial'");
   expect(problems.map((p) => p.ruleId), describe(problems)).toContain('no-unresolved-refs');
 });
 

@@ -1,7 +1,7 @@
 import type { Exchange } from '../exchange';
 import { readPointer } from '../../schemas/profile';
 import { fail, named, owned, show, OPERATIONS, type Check, type CheckContext, type Failure, type OperationId, type Step } from './kit';
-import { JSON_ANSWER } from './envelope';
+import { JSON_ANSWER, envelopePresent } from './envelope';
 
 // AUTH, ERR and INPUT: statuses, error kinds and error bodies.
 
@@ -48,8 +48,15 @@ export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | un
  * it is the table's kind is ERR-02's, wherever the error was provoked.
  */
 export function errorWith(status: number): Step[] {
-  return [statusIs(status), JSON_ANSWER, owned('ERR-01', errorKindReadable), owned('ERR-02', errorKindFitsStatus)];
+  return [statusIs(status), ...ERROR_BODY];
 }
+
+/**
+ * What every error answer the kit provokes owes, whoever provoked it: a JSON body (ENV-05's), the
+ * envelope (ENV-02's: "Present on every response."), an error kind at the profile's place (ERR-01's)
+ * and the one the spec's table gives (ERR-02's). A framework's or a proxy's own page fails here.
+ */
+export const ERROR_BODY: Step[] = [JSON_ANSWER, owned('ENV-02', envelopePresent), owned('ERR-01', errorKindReadable), owned('ERR-02', errorKindFitsStatus)];
 
 /** AUTH-05: a valid token is not refused as unauthenticated (what the operation then answers is its own requirements'). */
 export function tokenAccepted(ex: Exchange): Failure | undefined {

@@ -1,6 +1,7 @@
 import type { Exchange } from '../exchange';
 import type { Profile } from '../../schemas/profile';
 import { readPointer } from '../../schemas/profile';
+import { oneLine } from '../safe-text';
 
 /**
  * Checks are small named pure functions over one captured exchange: they never send a request.
@@ -56,8 +57,17 @@ export type Step = Check | Owned;
 export const OPERATIONS = ['CreateAssetGroup', 'ListAssetGroups'] as const;
 export type OperationId = (typeof OPERATIONS)[number];
 
+/**
+ * A value of the target's, short, for a failure's text. JSON nested too deep to serialise (a
+ * hostile target's) is described rather than crashing the check.
+ */
 export const show = (value: unknown): string => {
-  const text = JSON.stringify(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    text = `(a value the kit cannot show: ${(error as Error).message})`;
+  }
   return text === undefined ? String(value) : text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
 
@@ -70,12 +80,17 @@ export function named<F extends Check | MultiCheck>(name: string, check: F): F {
   return Object.defineProperty(check, 'name', { value: name });
 }
 
+/**
+ * A failure as the console shows it: four lines of the kit's, each field on its own single line,
+ * since they quote the target (control characters visible, workflow-command prefixes broken; see
+ * safe-text.ts): a target's answer never starts a line of a CI log.
+ */
 export function formatFailure(failure: Failure, ex: Exchange): string {
   return [
-    `${failure.check} failed for ${ex.request.method} ${ex.request.url}`,
-    `  Received:   ${failure.received}`,
-    `  Documented: ${failure.documented}`,
-    `  Fix:        ${failure.fix}`,
+    `${oneLine(failure.check, 200)} failed for ${oneLine(ex.request.method, 20)} ${oneLine(ex.request.url, 500)}`,
+    `  Received:   ${oneLine(failure.received)}`,
+    `  Documented: ${oneLine(failure.documented)}`,
+    `  Fix:        ${oneLine(failure.fix)}`,
   ].join('\n');
 }
 

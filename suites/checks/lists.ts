@@ -22,21 +22,13 @@ export function resultOnlyId(ex: Exchange): Failure | undefined {
   return undefined;
 }
 
-/** Result.Items is an array: what every other list check reads. */
-export function itemsArray(ex: Exchange): Failure | undefined {
-  if (!items(ex)) {
-    return fail(itemsArray, `HTTP ${ex.response?.status}, Result ${show(readPointer(ex.response?.json, '/Result'))}`, 'Items | array of asset group', 'answer ListAssetGroups with Result.Items as an array');
-  }
-  return undefined;
-}
-
 /**
  * A list answer the asking requirement can read: the 200 is its own finding (the query was
  * accepted); a missing Result is ENV-06's and an Items that is not an array is SCHEMA-02's.
  */
-export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
 /** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
-export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', itemsArray)];
+export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
 
 /** A success as its owner's to give: the token accepted (AUTH-05's), then the 200 (the owner's). */
 export const succeeded = (owner: string): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];
@@ -64,10 +56,12 @@ export interface FilterQuery {
  * point only where the filters themselves held.
  */
 export function filtersHold(query: FilterQuery): Step[] {
-  const steps: Step[] = [];
+  // Items that cannot be read, or a TotalCount that is not a number, are SCHEMA-02's, whatever was asked.
+  const steps: Step[] = [owned('SCHEMA-02', listShape)];
   if (query.assetSpaceId !== undefined) steps.push(owned('LIST-02', everyItem(`AssetSpaceId = ${query.assetSpaceId}`, (item) => item.AssetSpaceId === query.assetSpaceId, 'filtering by asset space')));
   if (query.groupType !== undefined) steps.push(owned('LIST-03', everyItem(`GroupType = ${query.groupType}`, (item) => item.GroupType === query.groupType, 'filtering by group type')));
   if (query.groupIds !== undefined) steps.push(owned('LIST-04', everyItem('Id is one of those asked for', (item) => query.groupIds!.includes(item.Id as string), 'filtering by logical ID')));
+  // Every nameMatch setting's matches contain the query, ignoring case: exact and prefix matches are substrings too.
   if (query.name !== undefined) steps.push(owned('LIST-05', everyItem(`Name contains ${JSON.stringify(query.name)}`, (item) => typeof item.Name === 'string' && item.Name.toLowerCase().includes(query.name!.toLowerCase()), 'filtering by name')));
   return steps;
 }
@@ -211,14 +205,58 @@ export function itemMatchesSent(id: string, sent: Record<string, string>, defaul
   });
 }
 
+/** SCHEMA-03: the spec's own words, "ISO 8601 UTC timestamp": any form that denotes UTC (Z, +00:00, +0000, any fraction). */
 export function timestampsUtc(ex: Exchange, ctx: CheckContext): Failure | undefined {
   for (const item of items(ex) ?? []) {
     for (const field of ['CreateTime', 'UpdateTime']) {
       const result = ctx.validate('Timestamp', item?.[field]);
-      if (!result.valid) return fail(timestampsUtc, `${field} ${show(item?.[field])} of ${show(item?.Id)}: ${result.errors.join('; ')}`, `ISO 8601 UTC timestamp; profile "${ctx.profile.name}": RFC 3339 with Z`, 'write timestamps in UTC, e.g. 2024-01-01T12:00:00Z');
+      if (!result.valid) return fail(timestampsUtc, `${field} ${show(item?.[field])} of ${show(item?.Id)}: not an ISO 8601 timestamp in UTC`, 'CreateTime | string, ISO 8601 UTC timestamp <timestamp>', 'write timestamps in UTC: 2024-01-01T12:00:00Z, or with a zero offset (+00:00)');
     }
   }
   return undefined;
+}
+
+/** SCHEMA-05: the profile's narrower timestamp form (reference: RFC 3339 with Z). A warning: the spec allows any UTC form. */
+export function timestampsInProfileFormat(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  for (const item of items(ex) ?? []) {
+    for (const field of ['CreateTime', 'UpdateTime']) {
+      if (!ctx.validate('Timestamp', item?.[field]).valid) continue; // not UTC at all: SCHEMA-03's
+      if (!ctx.validate('ProfileTimestamp', item?.[field]).valid) {
+        return fail(timestampsInProfileFormat, `${field} ${show(item?.[field])} of ${show(item?.Id)}`, `profile "${ctx.profile.name}": timestamps.format ${ctx.profile.timestamps.format}`, 'write RFC 3339 with Z (2024-01-01T12:00:00Z), or state your format in your profile (timestamps.format: iso8601-utc)');
+      }
+    }
+  }
+  return undefined;
+}
+
+/** When the kit sent each of its creates and when the answer came, by the kit's clock (epoch ms). */
+export interface CreateWindow {
+  sentAt: number;
+  answeredAt: number;
+}
+
+/**
+ * SCHEMA-03: a timestamp labelled UTC is UTC. A CreateTime hours away from when the kit's own clock
+ * saw the create is local time under a UTC label (a host in UTC+8 writing `Z`); the skew allowed for
+ * two clocks is AG_CLOCK_SKEW_MS.
+ */
+export function timestampsNearClock(windows: Map<string, CreateWindow>, skewMs: number, now: number): Check {
+  return named('timestampsNearClock', (ex) => {
+    for (const item of items(ex) ?? []) {
+      const window = windows.get(item?.Id as string);
+      if (!window) continue;
+      for (const [field, latest] of [['CreateTime', window.answeredAt], ['UpdateTime', now]] as const) {
+        const at = Date.parse(String(item?.[field]));
+        if (Number.isNaN(at)) continue; // the form is timestampsUtc's
+        const off = at < window.sentAt - skewMs ? at - window.sentAt : at > latest + skewMs ? at - latest : 0;
+        if (off === 0) continue;
+        const hours = off / 3_600_000;
+        const whole = Math.abs(hours - Math.round(hours * 4) / 4) < 0.05 && Math.abs(hours) >= 0.25 ? ` (${Math.round(hours * 4) / 4} h: local time of UTC${hours > 0 ? '+' : '-'}${Math.abs(Math.round(hours * 4) / 4)} labelled as UTC?)` : '';
+        return fail('timestampsNearClock', `${field} ${show(item?.[field])} of ${show(item?.Id)} is ${Math.round(Math.abs(off) / 1000)} s ${off > 0 ? 'ahead of' : 'behind'} the kit's clock at the create${whole}`, 'CreateTime | string, ISO 8601 UTC timestamp <timestamp> | list item | Set by the service.', `write the time in UTC; the kit allows ${Math.round(skewMs / 1000)} s of clock skew (AG_CLOCK_SKEW_MS)`);
+      }
+    }
+    return undefined;
+  });
 }
 
 export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
@@ -228,4 +266,61 @@ export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
     if (!(updated >= created)) return fail(updateNotBeforeCreate, `CreateTime ${show(item?.CreateTime)}, UpdateTime ${show(item?.UpdateTime)} for ${show(item?.Id)}`, 'UpdateTime is set by the service at or after CreateTime', 'set UpdateTime to the creation time on create');
   }
   return undefined;
+}
+
+/**
+ * SCHEMA-02's precondition on every list answer the kit reads: a 200 whose Items is not an array, or
+ * whose TotalCount, PageNumber or PageSize is not an integer, cannot be judged by any other check.
+ * Other statuses are not this check's business.
+ */
+export function listShape(ex: Exchange): Failure | undefined {
+  if (ex.response?.status !== 200 || readPointer(ex.response.json, '/Result') === undefined) return undefined;
+  if (!items(ex)) return fail(listShape, `Result.Items ${show(readPointer(ex.response.json, '/Result/Items'))}`, 'Items | array of asset group (an empty page is [])', 'answer Result.Items as an array, [] when nothing matches (not null)');
+  const bad = ['TotalCount', 'PageNumber', 'PageSize'].filter((field) => !Number.isInteger(readPointer(ex.response!.json, `/Result/${field}`)));
+  if (bad.length) return fail(listShape, bad.map((field) => `Result.${field} ${show(readPointer(ex.response!.json, `/Result/${field}`))}`).join(', '), 'TotalCount, PageNumber, PageSize | integer', 'write the paging fields as JSON integers');
+  return undefined;
+}
+export const SHAPED: Step = owned('SCHEMA-02', listShape);
+
+/**
+ * PAGE-07: a paging value outside the profile's bounds is refused with 400 (the kind is ERR-02's).
+ * A PageSize above the maximum is the one exception the profile may make: served as the maximum, and
+ * said so in Result.PageSize (list.pageSize.aboveMaximum: clamp, as Django REST framework and Spring
+ * Data do). Answers that show the other of the two choices are a mismatch naming that setting.
+ */
+export function pagingBounds(field: 'pageNumber' | 'pageSize', value: unknown): Check {
+  return named('pagingBounds', (ex, ctx) => {
+    const { pageSize } = ctx.profile.list;
+    const status = ex.response?.status;
+    const echoed = readPointer(ex.response?.json, '/Result/PageSize');
+    const aboveMaximum = field === 'pageSize' && typeof value === 'number' && Number.isInteger(value) && value > pageSize.maximum;
+    const clamped = status === 200 && echoed === pageSize.maximum && (items(ex)?.length ?? 0) <= pageSize.maximum;
+    const clamps = aboveMaximum && pageSize.aboveMaximum === 'clamp';
+    if (clamps ? clamped : status === 400) return undefined;
+    const received = ex.response ? `HTTP ${status} for ${ctx.profile.list[field].field}: ${show(value)}${status === 200 ? ` (Result.PageSize ${show(echoed)}, ${items(ex)?.length ?? '?'} items)` : ''}` : `no response: ${ex.networkError}`;
+    const failure = clamps
+      ? fail('pagingBounds', received, `${pageSize.field} ${show(value)} served as ${pageSize.maximum}, and Result.PageSize ${pageSize.maximum} (profile "${ctx.profile.name}": list.pageSize.aboveMaximum clamp)`, 'serve a page size above the maximum as the maximum and say so in Result.PageSize')
+      : fail('pagingBounds', received, `HTTP 400: ${ctx.profile.list[field].field} ${show(value)} is outside the profile's bounds (profile "${ctx.profile.name}")`, 'refuse paging values outside the bounds with 400 AssetBadRequest, or state your bounds in your profile');
+    if (aboveMaximum && !clamps && clamped) return { ...failure, profileMismatch: `a ${pageSize.field} of ${value} was served as ${pageSize.maximum} (Result.PageSize ${pageSize.maximum}): the target clamps; set list.pageSize.aboveMaximum: clamp` };
+    if (clamps && status === 400) return { ...failure, profileMismatch: `a ${pageSize.field} of ${value} was refused with HTTP 400: the target refuses rather than clamps; set list.pageSize.aboveMaximum: refuse` };
+    return failure;
+  });
+}
+
+/**
+ * PAGE-06: a page past the end is answered as the profile says: empty (Items [], TotalCount kept),
+ * the last page with its own true PageNumber ("PageNumber | integer | Page number of this result"),
+ * or refused with a 4xx. Another of these three is another profile's choice; anything else fails.
+ */
+export function pastEndAnswer(asked: number, lastPage: number, total: number): Check {
+  return named('pastEndAnswer', (ex, ctx) => {
+    const status = ex.response?.status ?? 0;
+    const list = items(ex);
+    const number = readPointer(ex.response?.json, '/Result/PageNumber');
+    const observed = status >= 400 && status < 500 ? 'refuse' : status === 200 && list?.length === 0 ? 'empty' : status === 200 && list && list.length > 0 && number === lastPage ? 'last' : undefined;
+    const expected = ctx.profile.list.pageNumber.pastEnd;
+    if (observed === expected) return undefined;
+    const failure = fail('pastEndAnswer', ex.response ? `page ${asked} (past the last page, ${lastPage}, of ${total} matches): HTTP ${status}, ${list ? `${list.length} items` : 'no Items'}, Result.PageNumber ${show(number)}` : `no response: ${ex.networkError}`, `profile "${ctx.profile.name}": list.pageNumber.pastEnd ${expected}${expected === 'last' ? ` (the last page, Result.PageNumber ${lastPage})` : ''}; PageNumber | integer | Page number of this result.`, 'answer a page past the end with an empty page, or with the last page and its own PageNumber, or refuse it; never another page under the number asked');
+    return observed ? { ...failure, profileMismatch: `a page past the end was answered ${observed === 'refuse' ? `HTTP ${status}` : observed === 'last' ? `with the last page (Result.PageNumber ${lastPage})` : 'with an empty page'}; set list.pageNumber.pastEnd: ${observed}` } : failure;
+  });
 }
