@@ -39,6 +39,16 @@ function playwrightRoot(env) {
   return stage;
 }
 const EXIT = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
+
+/**
+ * What agc prints of text it did not write (an error's message, a report's field) is one line:
+ * control characters made visible, and `::` / `##` broken so a CI runner never reads a workflow
+ * command in it (the suites do the same for the target's text, suites/safe-text.ts).
+ */
+function safe(text) {
+  // eslint-disable-next-line no-control-regex
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)).replace(/::/g, ':\\x3a').replace(/##/g, '#\\x23');
+}
 const KIT_ERROR = 3;
 
 /** Each option: its flag, the variable it sets, and its help line. Tokens are never options: argv is visible to every user of the machine. */
@@ -56,6 +66,8 @@ const RUN_OPTIONS = {
   'blob-dir': { type: 'string', arg: 'DIR', path: true, help: 'write a blob report here for `agc merge` (a shard\'s verdict is decided at the merge)' },
   workers: { type: 'string', arg: 'N', help: 'parallel workers (default 3)' },
   grep: { type: 'string', arg: 'TEXT', help: 'only the requirements whose title matches, e.g. PAGE- (the verdict is then incomplete)' },
+  'user-agent': { type: 'string', arg: 'TEXT', env: 'AG_USER_AGENT', help: 'the User-Agent of every request (default asset-group-conformance-kit/<version>)' },
+  'keep-temp': { type: 'boolean', env: 'AG_KEEP_TEMP', help: 'keep the run\'s private temp folder (its dataset) for debugging; removed at the end otherwise' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };
 
@@ -106,6 +118,10 @@ function environmentFor(values, options) {
   for (const [name, o] of Object.entries(options)) {
     const value = values[name];
     if (!o.env || value === undefined) continue;
+    if (value === true) {
+      env[o.env] = '1';
+      continue;
+    }
     if (value === '') throw new UsageError(`--${name} needs a value`);
     env[o.env] = o.path ? path.resolve(value) : value;
   }
@@ -196,10 +212,10 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
     if (error instanceof UsageError) {
-      console.error(`agc: ${error.message}`);
+      console.error(`agc: ${safe(error.message)}`);
       process.exit(KIT_ERROR);
     }
-    console.error(`agc: ${error?.stack ?? error}`);
+    console.error(`agc: ${String(error?.stack ?? error).split('\n').map(safe).join('\n')}`);
     process.exit(KIT_ERROR);
   },
 );

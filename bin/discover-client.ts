@@ -9,8 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { send, type Exchange } from '../suites/exchange';
 import { readPointer, type Profile } from '../schemas/profile';
 
-export const BUDGET = { requests: 60, creates: 6 } as const;
+/**
+ * At most `requests` requests in all, and at most `creates` groups left on the target: only an
+ * accepted create counts against `creates` (a refused one creates nothing), so probes that expect
+ * a refusal cost requests only.
+ */
+export const BUDGET = { requests: 80, creates: 6 } as const;
 const VERSION = '2024-01-01';
+/** What every Name of a discovery has right after the run prefix (see `name`). */
+export const NAME_INFIX = 'Disc-';
 
 /** A TargetError ends the discovery: the target cannot be probed (unreachable, hung, not this API). */
 export class TargetError extends Error {}
@@ -122,7 +129,15 @@ export class ProbeSession {
     return this.call('ListAssetGroups', body);
   }
 
-  /** One create; a 429 is waited out (Retry-After, at most 5 s) at most twice. Never past the create budget. */
+  /** Groups the create budget still allows, less `reserve` kept for later steps. */
+  createsLeft(reserve = 0): number {
+    return Math.max(0, BUDGET.creates - this.created.length - reserve);
+  }
+
+  /**
+   * One create; a 429 is waited out (Retry-After, at most 5 s) at most twice. Never past the
+   * create budget: any create may be accepted, so none is sent once the budget is spent.
+   */
   async create(fields: Record<string, string>): Promise<Answer> {
     for (let attempt = 0; ; attempt++) {
       if (this.created.length >= BUDGET.creates) throw new BudgetExhausted(`the budget of ${BUDGET.creates} created groups is spent`);
@@ -131,7 +146,7 @@ export class ProbeSession {
       if (answer.status === 200) {
         const id = readPointer(answer.json, '/Result/Id');
         if (typeof id !== 'string' || id === '') throw new TargetError(`CreateAssetGroup ${this.show(fields)}: HTTP 200 without Result.Id (${this.show(answer.json).slice(0, 120)})`);
-        this.created.push({ id, name: fields.Name, sent: fields });
+        this.created.push({ id, name: fields.Name ?? '', sent: fields });
         return answer;
       }
       if (answer.status !== 429 || attempt >= 2) return answer;
@@ -140,9 +155,13 @@ export class ProbeSession {
     }
   }
 
-  /** A Name of the run: the run prefix, a label, and a random suffix. */
+  /**
+   * A Name of the run: the run prefix, a label, and a random suffix. `Disc` is in mixed case so
+   * that an upper-cased part of a Name differs from it in both directions (a filter that lowers
+   * only the query does not pass for one that ignores case).
+   */
   name(label: string): string {
-    return `${this.namePrefix}disc-${label}-${randomBytes(2).toString('hex')}`;
+    return `${this.namePrefix}${NAME_INFIX}${label}-${randomBytes(2).toString('hex')}`;
   }
 
   // ------------------------------------------------------------ reading answers
@@ -214,6 +233,7 @@ export class ProbeSession {
     if (this.decisions.get(setting)?.determined) return;
     const value = this.referenceValue(setting);
     this.decisions.set(setting, { setting, value, determined: false, evidence: why });
-    this.log(`${setting} = ${JSON.stringify(value)}  (reference value, not determined: ${why[0]})`);
+    // An optional setting the reference profile leaves unset (create.lengthUnit) is not written at all.
+    this.log(value === undefined ? `${setting} not written  (not determined: ${why[0]})` : `${setting} = ${JSON.stringify(value)}  (reference value, not determined: ${why[0]})`);
   }
 }

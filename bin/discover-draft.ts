@@ -7,6 +7,7 @@
 import YAML from 'yaml';
 import { readPointer, type Profile } from '../schemas/profile';
 import { BUDGET, type Decision, type Discovery } from './discover-probe';
+import { ISO8601_UTC_PATTERN } from './discover-list';
 
 const ERROR_KINDS = ['AssetBadRequest', 'AssetError', 'TokenAuthError', 'UpstreamRateLimit'];
 const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'];
@@ -26,12 +27,14 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
       filterField: v('list.filterField'),
       filters: { assetSpaceId: v('list.filters.assetSpaceId'), groupType: v('list.filters.groupType'), groupIds: v('list.filters.groupIds'), name: v('list.filters.name') },
       nameMatch: v('list.nameMatch'),
-      pageNumber: { field: v('list.pageNumber.field'), default: v('list.pageNumber.default'), minimum: v('list.pageNumber.minimum') },
-      pageSize: { field: v('list.pageSize.field'), default: v('list.pageSize.default'), minimum: v('list.pageSize.minimum'), maximum: v('list.pageSize.maximum') },
+      pageNumber: { field: v('list.pageNumber.field'), default: v('list.pageNumber.default'), minimum: v('list.pageNumber.minimum'), pastEnd: v('list.pageNumber.pastEnd') },
+      pageSize: { field: v('list.pageSize.field'), default: v('list.pageSize.default'), minimum: v('list.pageSize.minimum'), maximum: v('list.pageSize.maximum'), aboveMaximum: v('list.pageSize.aboveMaximum') },
     },
     create: {
       requiredFields: v('create.requiredFields'),
       maxLength: { ...reference.create.maxLength, Name: v('create.maxLength.Name'), Description: v('create.maxLength.Description') },
+      // Written only when the answers settled it: unset, the kit tests the bounds with ASCII.
+      ...(discovery.decisions.get('create.lengthUnit')?.determined ? { lengthUnit: v<NonNullable<Profile['create']['lengthUnit']>>('create.lengthUnit') } : {}),
       defaults: { ...reference.create.defaults, ProjectName: v('create.defaults.ProjectName') },
       groupTypes: v('create.groupTypes'),
     },
@@ -40,9 +43,9 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
   };
 }
 
-/** The three `$defs` the settings decide, written from them. ProfileTimestamp stays the reference's. */
+/** The `$defs` the settings decide, written from them. ProfileTimestamp only under iso8601-utc; else the reference's applies. */
 export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Record<string, unknown>> {
-  const { list, create, error } = s;
+  const { list, create, error, timestamps } = s;
   const note = 'Drafted by agc profile discover from the settings of this file.';
   const listRequest = {
     description: `${note} Filter and paging field names and paging bounds.`,
@@ -90,7 +93,11 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
   place(error.codePointer, { type: 'string', enum: ERROR_KINDS });
   place(error.messagePointer, { type: 'string' });
   if (!errorHasResult) (root.properties as Record<string, unknown>).Result = false;
-  return { ProfileListRequest: listRequest, ProfileCreateConstraints: createConstraints, ProfileErrorDetail: root };
+  const defs: Record<string, Record<string, unknown>> = { ProfileListRequest: listRequest, ProfileCreateConstraints: createConstraints, ProfileErrorDetail: root };
+  if (timestamps.format === 'iso8601-utc') {
+    defs.ProfileTimestamp = { description: `${note} ISO 8601 in UTC: Z, +00:00 or +0000, with or without fractional seconds.`, type: 'string', pattern: ISO8601_UTC_PATTERN };
+  }
+  return defs;
 }
 
 const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
@@ -151,6 +158,8 @@ export function renderDraft(discovery: Discovery, reference: Profile, options: {
   leaf('  ', 'requiredFields', 'create.requiredFields', s.create.requiredFields);
   lines.push('  maxLength:');
   for (const [field, max] of Object.entries(s.create.maxLength)) leaf('    ', field, `create.maxLength.${field}`, max);
+  if (s.create.lengthUnit) leaf('  ', 'lengthUnit', 'create.lengthUnit', s.create.lengthUnit);
+  else lines.push(...comments('  ', d('create.lengthUnit')).map((line) => line.replace('reference value, not determined', 'lengthUnit not written, not determined')));
   lines.push('  defaults:');
   for (const [field, value] of Object.entries(s.create.defaults)) leaf('    ', field, `create.defaults.${field}`, value);
   leaf('  ', 'groupTypes', 'create.groupTypes', s.create.groupTypes);
@@ -163,7 +172,7 @@ export function renderDraft(discovery: Discovery, reference: Profile, options: {
     '',
     '# The schemas the kit validates with, written from the settings above. When you change a setting,',
     '# change its schema too: the kit refuses a profile whose settings and $defs disagree, and says which.',
-    '# ProfileTimestamp is not listed: the reference profile\'s applies.',
+    ...(s.timestamps.format === 'iso8601-utc' ? [] : ['# ProfileTimestamp is not listed: the reference profile\'s applies.']),
     YAML.stringify({ $defs: defs }, { lineWidth: 0 }).trimEnd(),
     '',
   );

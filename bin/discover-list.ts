@@ -1,6 +1,6 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { idsOf, itemsOf, resultOf, sleep, type Group, type ProbeSession } from './discover-client';
+import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './discover-client';
 
 /** The Id filter once found: every later list request is limited to the run's own groups through it. */
 export interface Scope {
@@ -9,6 +9,8 @@ export interface Scope {
   all: string[];
   assetSpaceId: string | undefined;
   items: Record<string, unknown>[];
+  /** The answer that confirmed the Id filter: the run's groups, with no paging field sent. */
+  confirmed: { body: Record<string, unknown>; answer: Answer };
 }
 
 export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filters: Record<string, unknown> = {}, ids = scope.all): Record<string, unknown> {
@@ -80,7 +82,7 @@ async function confirmScope(session: ProbeSession, wrapper: string, ids: string,
     if (total === all.length) {
       const item = itemsOf(answer)[0];
       return {
-        scope: { wrapper, ids, all, assetSpaceId: typeof item?.AssetSpaceId === 'string' ? item.AssetSpaceId : undefined, items: itemsOf(answer) },
+        scope: { wrapper, ids, all, assetSpaceId: typeof item?.AssetSpaceId === 'string' ? item.AssetSpaceId : undefined, items: itemsOf(answer), confirmed: { body, answer } },
         evidence: `${session.evidence('ListAssetGroups', body, answer)}: exactly the run's ${all.length} groups`,
       };
     }
@@ -116,20 +118,63 @@ export async function nameFilter(session: ProbeSession, scope: Scope): Promise<v
     session.keep('list.nameMatch', 'the Name filter is not known');
     return;
   }
-  // Part of both Names, neither at their start nor their end.
-  const infix = `${session.target.runId}-disc`;
-  const body = scoped(scope, {}, { [field]: infix }, pair);
-  const answer = await session.list(body);
-  const seen = session.evidence('ListAssetGroups', body, answer);
-  const count = idsOf(answer).length;
-  if (answer.status === 200 && count === 0) return session.decide('list.nameMatch', 'exact', `${seen}: a part of both Names matches neither`);
-  if (answer.status !== 200 || count !== 2) return session.keep('list.nameMatch', `${seen}: neither 0 nor both groups`);
-  const upper = scoped(scope, {}, { [field]: infix.toUpperCase() }, pair);
-  const upperAnswer = await session.list(upper);
-  const upperSeen = session.evidence('ListAssetGroups', upper, upperAnswer);
-  if (upperAnswer.status === 200 && idsOf(upperAnswer).length === 2) return session.decide('list.nameMatch', 'case-insensitive-substring', `${seen}: a part of both Names matches both`, `${upperSeen}: in upper case too`);
-  session.keep('list.nameMatch', `${seen}: a part of both Names matches both`, `${upperSeen}: but not in upper case; the profile knows only case-insensitive-substring and exact, so the kit's upper-case query will fail`);
+  await nameMatch(session, scope, field, a, pair);
 }
+
+/**
+ * How the Name filter matches (list.nameMatch, six values), over two of the run's groups whose
+ * Names share a leading part (the run prefix and `Disc-`, in mixed case) and differ after it. An
+ * inner part of both (neither at their start nor their end) tells substring from the rest; a
+ * leading part tells prefix from exact; the same upper-cased tells whether case is ignored.
+ */
+async function nameMatch(session: ProbeSession, scope: Scope, field: string, a: Group, pair: string[]): Promise<void> {
+  const setting = 'list.nameMatch';
+  const seen: string[] = [];
+  const ask = async (query: string, what: string): Promise<number | undefined> => {
+    const body = scoped(scope, {}, { [field]: query }, pair);
+    const answer = await session.list(body);
+    const count = idsOf(answer).length;
+    seen.push(`${session.evidence('ListAssetGroups', body, answer)}: ${what} matches ${count === 2 ? 'both' : count === 0 ? 'neither' : count === 1 ? 'one' : count}`);
+    return answer.status === 200 ? count : undefined;
+  };
+  const leading = `${session.namePrefix}${NAME_INFIX}`;
+  const inner = leading.slice(1, -1);
+  const caseOf = async (mode: 'exact' | 'substring' | 'prefix', query: string, what: string, expected: number): Promise<void> => {
+    const count = await ask(query.toUpperCase(), `${what}, upper-cased,`);
+    if (count === expected) return session.decide(setting, `case-insensitive-${mode}`, ...seen);
+    if (count === 0) return session.decide(setting, mode, ...seen);
+    session.keep(setting, ...seen, 'the upper-cased form matched neither as many groups as the same in its own case nor none');
+  };
+  const byInner = await ask(inner, 'a part of both Names, inside them,');
+  if (byInner === 2) return caseOf('substring', inner, 'the same part', 2);
+  if (byInner !== 0) return session.keep(setting, ...seen, 'neither both groups nor none');
+  const byLeading = await ask(leading, 'the leading part both Names share');
+  if (byLeading === 2) return caseOf('prefix', leading, 'the same leading part', 2);
+  if (byLeading !== 0) return session.keep(setting, ...seen, 'neither both groups nor none');
+  // Neither a part inside nor a leading part: the whole Name (which found the filter) only.
+  return caseOf('exact', a.name, 'the full Name of one', 1);
+}
+
+/**
+ * The timestamp format, from the run's own groups as listed (no request of its own): RFC 3339
+ * with Z throughout is rfc3339-utc; any ISO 8601 form of UTC (+00:00, +0000) is iso8601-utc.
+ */
+export function timestampFormat(session: ProbeSession, scope: Scope): void {
+  const setting = 'timestamps.format';
+  const values = scope.items.flatMap((item) => [item.CreateTime, item.UpdateTime]);
+  const sample = `CreateTime and UpdateTime of the run's ${scope.items.length} groups as listed under the Id filter (e.g. ${JSON.stringify(values[0])})`;
+  if (!values.length || values.some((v) => typeof v !== 'string')) return session.keep(setting, `${sample}: not all strings`);
+  const strings = values as string[];
+  if (strings.every((v) => RFC3339_Z.test(v))) return session.decide(setting, 'rfc3339-utc', `${sample}: all RFC 3339 with Z`);
+  const other = strings.find((v) => !RFC3339_Z.test(v));
+  if (strings.every((v) => ISO8601_UTC.test(v))) return session.decide(setting, 'iso8601-utc', `${sample}: all ISO 8601 in UTC, ${JSON.stringify(other)} with an offset of zero rather than Z`);
+  session.keep(setting, `${sample}: ${JSON.stringify(other)} is not an ISO 8601 UTC timestamp the profile knows`);
+}
+
+const RFC3339_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** The pattern the draft's ProfileTimestamp carries under iso8601-utc. */
+export const ISO8601_UTC_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]00(:?00)?)$';
+const ISO8601_UTC = new RegExp(ISO8601_UTC_PATTERN);
 
 /** The default ProjectName, from the list item of the first group when it was created without one. */
 function projectNameDefault(session: ProbeSession, first: Group, item: Record<string, unknown> | undefined, seen: string): void {
@@ -137,10 +182,6 @@ function projectNameDefault(session: ProbeSession, first: Group, item: Record<st
   const value = item?.ProjectName;
   if (typeof value === 'string') session.decide('create.defaults.ProjectName', value, `CreateAssetGroup without ProjectName (${session.show(first.id)}), then ${seen}: its ProjectName is ${JSON.stringify(value)}`);
   else session.keep('create.defaults.ProjectName', `${seen}: the item has no string ProjectName`);
-  const created = item?.CreateTime;
-  if (typeof created === 'string' && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(created)) {
-    session.notes.push(`CreateTime ${JSON.stringify(created)} is not RFC 3339 with Z: the reference profile's timestamps.format would fail it; the profile cannot express another format`);
-  }
 }
 
 /**

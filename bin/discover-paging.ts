@@ -1,20 +1,26 @@
 /** `agc profile discover`: the paging defaults, the page-number and page-size fields, and their bounds. */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { TargetError, TokenError, idsOf, itemsOf, resultOf, type ProbeSession } from './discover-client';
-import { bound } from './discover-create';
+import { TargetError, idsOf, itemsOf, resultOf, type ProbeSession } from './discover-client';
+import { bound, type Outcome } from './discover-bound';
 import { confirmErrorKind } from './discover-error-shape';
 import { scoped, type Scope } from './discover-list';
 
-/** Paging defaults: what an empty list body's answer says it used. */
-export async function pagingDefaults(session: ProbeSession): Promise<{ pageNumber: number; pageSize: number }> {
-  const body = {};
-  const answer = await session.list(body);
-  if (answer.status === 401) throw new TokenError(`AG_TOKEN was refused: ListAssetGroups {} -> ${session.summary(answer)}`);
+/**
+ * Paging defaults: what the answer that confirmed the Id filter (the run's groups, no paging field
+ * sent) says it used. No request of its own, and nothing read but the run's groups.
+ */
+export function pagingDefaults(session: ProbeSession, scope: Scope | undefined): { pageNumber: number; pageSize: number } {
+  const fallback = { pageNumber: session.value<number>('list.pageNumber.default'), pageSize: session.value<number>('list.pageSize.default') };
+  if (!scope) {
+    session.keep('list.pageNumber.default', 'the Id filter is not known, so no list of the run\'s own groups could show it');
+    session.keep('list.pageSize.default', 'the Id filter is not known, so no list of the run\'s own groups could show it');
+    return fallback;
+  }
+  const { body, answer } = scope.confirmed;
   const seen = session.evidence('ListAssetGroups', body, answer);
   const result = resultOf(answer);
   const number = result?.PageNumber;
   const size = result?.PageSize;
-  const fallback = { pageNumber: session.value<number>('list.pageNumber.default'), pageSize: session.value<number>('list.pageSize.default') };
   if (answer.status !== 200 || !result) {
     session.keep('list.pageNumber.default', `${seen}: no list result`);
     session.keep('list.pageSize.default', `${seen}: no list result`);
@@ -58,7 +64,7 @@ export async function pageNumberField(session: ProbeSession, scope: Scope, sized
     const seen = session.evidence('ListAssetGroups', body, answer);
     const got = idsOf(answer);
     if (answer.status === 200 && resultOf(answer)?.PageNumber === page && got.length === 1 && got[0] !== first) {
-      session.decide('list.pageNumber.field', field, `${seen}: another group than page ${defaults.pageNumber} (${first})`);
+      session.decide('list.pageNumber.field', field, `${seen}: another group than page ${defaults.pageNumber} (${session.show(first)})`);
       return;
     }
     eliminated.push(`${field}: ${session.summary(answer)}`);
@@ -87,27 +93,71 @@ export async function pagingMinimums(session: ProbeSession, scope: Scope): Promi
   }
 }
 
-/** The largest page size accepted: what is refused past it, by the message's bound or by bisection. */
+/**
+ * The largest page size, and what a larger one gets. A size answered 200 with that size is
+ * accepted; a 400 refuses it; a 200 with a smaller Result.PageSize serves the smaller size instead
+ * (clamp), and names the bound as a refusal's message would. The answer just above the bound found
+ * settles list.pageSize.aboveMaximum: 400 refuse, 200 with Result.PageSize = the bound clamp.
+ */
 export async function largestPage(session: ProbeSession, scope: Scope): Promise<void> {
   const setting = 'list.pageSize.maximum';
-  if (!session.decisions.get('list.pageSize.field')?.determined) return session.keep(setting, 'list.pageSize.field is not known');
+  if (!session.decisions.get('list.pageSize.field')?.determined) {
+    session.keep('list.pageSize.aboveMaximum', 'list.pageSize.field is not known');
+    return session.keep(setting, 'list.pageSize.field is not known');
+  }
   const field = session.value<string>('list.pageSize.field');
   const outcomes: string[] = [];
-  let clamped: number | undefined;
-  const probe = async (size: number): Promise<'accepted' | 'refused'> => {
+  const answers = new Map<number, { status: number; echo: unknown; seen: string }>();
+  const probe = async (size: number): Promise<Outcome> => {
     const body = scoped(scope, { [field]: size });
     const answer = await session.list(body);
-    outcomes.push(session.evidence('ListAssetGroups', body, answer));
-    session.lastMessage = session.messageOf(answer);
+    const seen = session.evidence('ListAssetGroups', body, answer);
+    outcomes.push(seen);
     const echo = resultOf(answer)?.PageSize;
+    answers.set(size, { status: answer.status, echo, seen });
+    session.lastMessage = answer.status === 200 && typeof echo === 'number' ? `served as ${echo}` : session.messageOf(answer);
     if (answer.status === 200 && echo === size) return 'accepted';
-    if (answer.status === 200 && typeof echo === 'number' && echo < size) clamped = echo;
-    if (answer.status === 200 || answer.status === 400) return 'refused';
-    throw new TargetError(`a page size of ${size} got neither 200 nor 400: ${outcomes[outcomes.length - 1]}`);
+    if (answer.status === 400 || (answer.status === 200 && typeof echo === 'number' && echo < size)) return 'refused';
+    throw new TargetError(`a page size of ${size} got neither 200 with PageSize ${size} or less, nor 400: ${seen}`);
   };
   const lo = Math.max(session.value<number>('list.pageSize.default'), 1);
-  const found = await bound(session, lo, 1000, probe, setting, outcomes, 'items per page', 10);
-  if (found === undefined) return;
-  const note = clamped !== undefined ? `; larger sizes are answered with PageSize ${clamped} instead of a 400: the kit expects a 400 above the maximum (PAGE-07), review this` : '';
-  session.decide(setting, found, ...outcomes.slice(0, -1), `${outcomes[outcomes.length - 1]}${note}`);
+  const found = await bound(session, lo, 1000, probe, setting, outcomes, { unit: 'items per page', maxProbes: 10, eggs: () => Infinity });
+  if (found === undefined) return session.keep('list.pageSize.aboveMaximum', 'list.pageSize.maximum is not known');
+  session.decide(setting, found, ...outcomes);
+  // The answer just above the bound: the search asked it, unless the bound came from bisection's other side.
+  let above = answers.get(found + 1);
+  if (!above) {
+    await probe(found + 1);
+    above = answers.get(found + 1)!;
+  }
+  if (above.status === 400) return session.decide('list.pageSize.aboveMaximum', 'refuse', `${above.seen}: one above the maximum is refused`);
+  if (above.status === 200 && above.echo === found) return session.decide('list.pageSize.aboveMaximum', 'clamp', `${above.seen}: one above the maximum is served as the maximum, and Result.PageSize says so`);
+  session.keep('list.pageSize.aboveMaximum', `${above.seen}: neither a 400 nor Result.PageSize ${found}`);
+}
+
+/**
+ * A page past the end, over the run's three groups in pages of 2 (two pages): no items with
+ * TotalCount kept (empty), the last page with its own PageNumber (last), or a 400 (refuse).
+ */
+export async function pastEnd(session: ProbeSession, scope: Scope): Promise<void> {
+  const setting = 'list.pageNumber.pastEnd';
+  for (const paging of ['list.pageNumber', 'list.pageSize'] as const) {
+    if (!session.decisions.get(`${paging}.field`)?.determined) return session.keep(setting, `${paging}.field is not known`);
+  }
+  const first = session.value<number>('list.pageNumber.default');
+  const size = 2;
+  const total = scope.all.length;
+  const last = first + Math.ceil(total / size) - 1;
+  const body = scoped(scope, { [session.value<string>('list.pageNumber.field')]: last + 2, [session.value<string>('list.pageSize.field')]: size });
+  const answer = await session.list(body);
+  const seen = session.evidence('ListAssetGroups', body, answer);
+  const result = resultOf(answer);
+  const items = itemsOf(answer).length;
+  const onLast = total - (last - first) * size;
+  if (answer.status === 400) return session.decide(setting, 'refuse', `${seen}: page ${last + 2} of ${last} is refused`);
+  if (answer.status === 200 && items === 0 && result?.TotalCount === total) return session.decide(setting, 'empty', `${seen}: page ${last + 2} of ${last} has no items, and TotalCount is kept`);
+  if (answer.status === 200 && items === onLast && result?.PageNumber === last && idsOf(answer).every((id) => scope.all.includes(id))) {
+    return session.decide(setting, 'last', `${seen}: page ${last + 2} of ${last} is answered with the last page, ${onLast} item(s), and its own PageNumber`);
+  }
+  session.keep(setting, `${seen}: page ${last + 2} of ${last} got none of: a 400, no items with TotalCount ${total}, the last page (${onLast} item(s), PageNumber ${last})`);
 }

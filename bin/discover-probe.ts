@@ -4,7 +4,9 @@
  * and the answer as evidence) or why it stays at the reference value.
  *
  * Ground rules, which the kit's own tests hold it to (tests/discover.test.ts):
- * - at most BUDGET.requests requests and BUDGET.creates groups created, whatever the target says;
+ * - at most BUDGET.requests requests and BUDGET.creates groups created, whatever the target says
+ *   (a refused create creates nothing and counts as a request only); the list is probed before
+ *   any create beyond the run's three groups, and one create is kept for every bound reported;
  * - every Name it creates starts with `agc-<run-id>-`, and once the Id filter is known every list
  *   request is limited to the run's own groups, so it reads the same on a busy target as on an
  *   empty one;
@@ -17,9 +19,10 @@
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
 import { BudgetExhausted, ProbeSession, type Decision } from './discover-client';
 import { createRunGroups } from './discover-create';
+import { lengthBounds } from './discover-lengths';
 import { errorPart } from './discover-error-shape';
-import { idFilter, nameFilter, valueFilter } from './discover-list';
-import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums } from './discover-paging';
+import { idFilter, nameFilter, timestampFormat, valueFilter } from './discover-list';
+import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums, pastEnd } from './discover-paging';
 
 export { BUDGET, shortJson, TargetError, TokenError, type Decision, type Target } from './discover-client';
 export { pointersTo } from './discover-error-shape';
@@ -42,19 +45,24 @@ export interface Discovery {
 export class Prober extends ProbeSession {
   async run(): Promise<Discovery> {
     try {
+      // Lists first: the error shape (no group needed), then the run's three groups and all that
+      // needs them; the length bounds last, with what the create budget has left.
       await errorPart(this);
-      const defaults = await pagingDefaults(this);
-      await createRunGroups(this);
+      const required = await createRunGroups(this);
       const scope = await idFilter(this);
+      const defaults = pagingDefaults(this, scope);
       if (scope) {
+        timestampFormat(this, scope);
         const sized = await pageSizeField(this, scope, defaults);
         if (sized) await pageNumberField(this, scope, sized, defaults);
         await pagingMinimums(this, scope);
         await largestPage(this, scope);
+        await pastEnd(this, scope);
         await nameFilter(this, scope);
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
       }
+      await lengthBounds(this, required);
     } catch (error) {
       if (!(error instanceof BudgetExhausted)) throw error;
       this.notes.push(`${error.message}; the settings not yet probed stay at the reference values`);
@@ -77,15 +85,14 @@ export class Prober extends ProbeSession {
   private keepTheRest(): void {
     const why: Record<string, string> = {
       'create.groupTypes': 'not probed: a create with another GroupType would leave a group of that type on the target',
-      'timestamps.format': 'not probed: the profile knows one format',
       'create.defaults.ProjectName': 'not probed',
     };
     for (const setting of [
       'error.codePointer', 'error.messagePointer',
       'list.filterField', 'list.filters.groupIds', 'list.filters.name', 'list.filters.groupType', 'list.filters.assetSpaceId', 'list.nameMatch',
-      'list.pageNumber.field', 'list.pageNumber.default', 'list.pageNumber.minimum',
-      'list.pageSize.field', 'list.pageSize.default', 'list.pageSize.minimum', 'list.pageSize.maximum',
-      'create.requiredFields', 'create.maxLength.Name', 'create.maxLength.Description', 'create.defaults.ProjectName', 'create.groupTypes', 'timestamps.format',
+      'list.pageNumber.field', 'list.pageNumber.default', 'list.pageNumber.minimum', 'list.pageNumber.pastEnd',
+      'list.pageSize.field', 'list.pageSize.default', 'list.pageSize.minimum', 'list.pageSize.maximum', 'list.pageSize.aboveMaximum',
+      'create.requiredFields', 'create.maxLength.Name', 'create.maxLength.Description', 'create.lengthUnit', 'create.defaults.ProjectName', 'create.groupTypes', 'timestamps.format',
     ]) {
       if (!this.decisions.has(setting)) this.keep(setting, why[setting] ?? 'not probed: an earlier step could not be completed, or the budget ran out');
     }

@@ -21,14 +21,16 @@ const HELP = `Usage: agc profile discover --out FILE [options]
 
 Probes the target and writes a draft profile file for it: the choices it made where the spec says
 "not shown" (field names of the list filters and of paging, where an error body carries its kind,
-exact or substring Name matching, required create fields and their length bounds, the largest and
-the default page size). Each setting in the draft says what was sent and what came back; what the
+how the Name filter matches, required create fields, their length bounds and the unit they count
+in, the largest and the default page size, what a larger page size and a page past the end get,
+the timestamp format). Each setting in the draft says what was sent and what came back; what the
 answers do not settle stays at the reference value (spec/profile.yaml) with a note saying why.
 Review the draft, then run the kit with it: AG_PROFILE=FILE npx agc run.
 
 What it does to the target: at most ${BUDGET.requests} requests and at most ${BUDGET.creates} groups created, each with a
-Name starting with agc-<run-id>-; once the Id filter is found, every list request is limited to
-those groups. Field names are guessed among the conventions of this API family (PageNumber/PageSize,
+Name starting with agc-<run-id>-; a refused create creates nothing and counts as a request only.
+The list is probed first; the length bounds last, with the creates left. Once the Id filter is
+found, every list request is limited to those groups. Field names are guessed among the conventions of this API family (PageNumber/PageSize,
 PageNo, Page/Size, Limit, GroupIds, Ids, GroupIdList, ...) and recognised only by their effect on the
 run's own groups. The groups cannot be deleted: the spec shows no delete operation.
 

@@ -1,10 +1,12 @@
 /** The steps of CreateAssetGroup: validation, the create rate, and the new group's values. */
 import { randomUUID } from 'node:crypto';
-import { ApiError, badRequest, codePointLength, describe, own } from './behaviour-base';
+import { lengthIn } from '../schemas/profile';
+import { ApiError, badRequest, describe, own } from './behaviour-base';
 import type { CreateInput, HookContext, Principal } from './behaviour';
 import type { GroupRecord } from './store';
 
 const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'] as const;
+const UNIT_WORDS = { 'code-points': 'characters', utf16: 'UTF-16 code units', bytes: 'UTF-8 bytes' } as const;
 
 export function validateCreate(body: Record<string, unknown>, ctx: HookContext): CreateInput | ApiError {
   const { create } = ctx.profile;
@@ -24,8 +26,9 @@ export function validateCreate(body: Record<string, unknown>, ctx: HookContext):
   for (const [field, max] of Object.entries(create.maxLength)) {
     const value = (given as Record<string, string | undefined>)[field];
     if (value === undefined) continue;
-    const length = codePointLength(value);
-    if (length > max) return fail(`${field} must be at most ${max} characters, got ${length}`);
+    // The unit is the profile's (code points when it states none).
+    const length = lengthIn(value, create.lengthUnit);
+    if (length > max) return fail(`${field} must be at most ${max} ${UNIT_WORDS[create.lengthUnit ?? 'code-points']}, got ${length}`);
   }
   const groupType = given.GroupType ?? create.groupTypes[0];
   if (!create.groupTypes.includes(groupType)) {

@@ -1,4 +1,5 @@
 /** The steps of ListAssetGroups: validation, who sees which group, filtering and paging. */
+import { nameMatches } from '../schemas/profile';
 import { ApiError, badRequest, describe, isObject, own } from './behaviour-base';
 import type { HookContext, ListFilter, ListItem, ListQuery, ListResult, Principal } from './behaviour';
 import type { GroupRecord } from './store';
@@ -34,13 +35,32 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
   };
   const pageNumber = paging(list.pageNumber);
   if (pageNumber instanceof ApiError) return pageNumber;
-  const pageSize = paging(list.pageSize);
+  // Above the maximum, a clamping profile serves the maximum (and says so in Result.PageSize).
+  const clamp = list.pageSize.aboveMaximum === 'clamp';
+  const rawSize = own(body, list.pageSize.field);
+  const above = clamp && typeof rawSize === 'number' && Number.isInteger(rawSize) && rawSize > list.pageSize.maximum;
+  const pageSize = above ? list.pageSize.maximum : paging(list.pageSize);
   if (pageSize instanceof ApiError) return pageSize;
   return { filter, pageNumber, pageSize };
 }
 
-export function authorizeList(): ApiError | null {
-  return null;
+/** The reference refuses no valid query, except a page past the end under a profile whose list.pageNumber.pastEnd is refuse. */
+export function authorizeList(principal: Principal, query: ListQuery, ctx: HookContext): ApiError | null {
+  if (ctx.profile.list.pageNumber.pastEnd !== 'refuse') return null;
+  const last = lastPage(matching(principal, query, ctx).length, query.pageSize);
+  if (query.pageNumber <= last) return null;
+  return badRequest('ListAssetGroups', `${ctx.profile.list.pageNumber.field} ${query.pageNumber} is past the last page, ${last}`);
+}
+
+/** The caller's groups that match the filter, in the snapshot's order (list rules 1-3). */
+export function matching(principal: Principal, query: ListQuery, ctx: HookContext): GroupRecord[] {
+  const { hooks } = ctx;
+  return ctx.store.snapshot().filter((g) => hooks.visibleTo(g, principal) && hooks.matchesFilter(g, query.filter, ctx));
+}
+
+/** The number of the last page; 1 when nothing matches (page 1 always exists, empty or not). */
+function lastPage(matches: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(matches / pageSize));
 }
 
 export function visibleTo(group: GroupRecord, principal: Principal): boolean {
@@ -52,22 +72,23 @@ export function matchesFilter(group: GroupRecord, filter: ListFilter, ctx: HookC
   if (filter.assetSpaceId !== undefined && group.AssetSpaceId !== filter.assetSpaceId) return false;
   if (filter.groupType !== undefined && group.GroupType !== filter.groupType) return false;
   if (filter.groupIds !== undefined && filter.groupIds.length > 0 && !filter.groupIds.includes(group.Id)) return false;
-  if (filter.name !== undefined) {
-    if (ctx.profile.list.nameMatch === 'exact') return group.Name === filter.name;
-    return group.Name.toLowerCase().includes(filter.name.toLowerCase());
-  }
+  if (filter.name !== undefined && !nameMatches(group.Name, filter.name, ctx.profile.list.nameMatch)) return false;
   return true;
 }
 
 export function listGroups(principal: Principal, query: ListQuery, ctx: HookContext): ListResult {
   const { hooks } = ctx;
-  const matches = ctx.store.snapshot().filter((g) => hooks.visibleTo(g, principal) && hooks.matchesFilter(g, query.filter, ctx));
-  // Page numbers can be huge integers; slice clamps, so a page past the end is simply empty.
-  const offset = (query.pageNumber - 1) * query.pageSize;
+  const matches = matching(principal, query, ctx);
+  // A page past the end: empty (slice clamps, so huge page numbers are simply empty), or, under
+  // pastEnd: last, the last page with its own number, as Django's Paginator.get_page serves it.
+  // (pastEnd: refuse never gets here: authorizeList refused it.)
+  const last = lastPage(matches.length, query.pageSize);
+  const pageNumber = ctx.profile.list.pageNumber.pastEnd === 'last' && query.pageNumber > last ? last : query.pageNumber;
+  const offset = (pageNumber - 1) * query.pageSize;
   return {
     Items: matches.slice(offset, offset + query.pageSize).map((g) => hooks.toListItem(g)),
     TotalCount: matches.length,
-    PageNumber: query.pageNumber,
+    PageNumber: pageNumber,
     PageSize: query.pageSize,
   };
 }

@@ -14,7 +14,7 @@
  * Rules that keep kills deterministic: no randomness and no wall-clock conditions in a modifier;
  * per-server state lives in a WeakMap keyed by the server's HookContext (`perServer`).
  */
-import { AUTH } from './mutants/auth';
+import { AUTH, AUTH_HOSTILE } from './mutants/auth';
 import { CHAN } from './mutants/chan';
 import { CREATE } from './mutants/create';
 import { ENV } from './mutants/env';
@@ -25,6 +25,7 @@ import { LIST } from './mutants/list';
 import { PAGE } from './mutants/page';
 import { SCHEMA } from './mutants/schema';
 import { SCOPE } from './mutants/scope';
+import { STACKS } from './mutants/stacks';
 import { VER } from './mutants/ver';
 import { VIS } from './mutants/vis';
 
@@ -58,10 +59,9 @@ export const MUTANTS: readonly Mutant[] = [
   LIST.assetSpaceFilterIgnored,
   LIST.groupTypeFilterIgnored,
   LIST.groupIdsFilterIgnored,
-  LIST.nameFilterCaseSensitive,
   LIST.nameFilterIgnored,
   PAGE.pageOneTooMany,
-  PAGE.pageSizeClamped,
+  PAGE.pageSizeClampedTo50,
   PAGE.defaultPageSize20,
   PAGE.totalCountOfPage,
   PAGE.pagesOverlapByOne,
@@ -102,7 +102,6 @@ export const MUTANTS: readonly Mutant[] = [
   CHAN.spaceFilterIgnoresChannel,
   CHAN.totalCountIgnoresChannel,
   CREATE.longNameTruncated,
-  CREATE.utf16LengthLimit,
   CREATE.astralCharsReplaced,
   CREATE.emptyTitleDefaulted,
   LIST.nameFilterLikeWildcards,
@@ -114,6 +113,23 @@ export const MUTANTS: readonly Mutant[] = [
   VIS.snapshotFrozenAtFirstRead,
   SCHEMA.createReturnsWholeGroup,
   ERR.errorKindOmittedOn400,
+  SCHEMA.goNilItems,
+  SCHEMA.totalCountAsString,
+  SCHEMA.idsAsIntegersInList,
+  LIST.idFilterFirstOnly,
+  PAGE.offsetTimesPageSize,
+  CHAN.channelScopeFirstPageOnly,
+  SCHEMA.localTimeLabelledZ,
+  CREATE.trimsWhitespace,
+  LIST.nameFilterLowercasesStoredOnly,
+  SCHEMA.emptyStringsOmitted,
+  PAGE.pagingEchoesZeroWhenOmitted,
+  INPUT.nulCharacterCrashes,
+  ...Object.values(STACKS),
+  AUTH_HOSTILE.cookieAuthAccepted,
+  AUTH_HOSTILE.authWaivedWithoutUserAgent,
+  SCOPE.emptyIdLookupRetriedUnscoped,
+  SCHEMA.zeroOffsetNotZ,
 ];
 
 export function findMutant(name: string): Mutant | undefined {

@@ -26,13 +26,24 @@ export interface ProfileVariant {
   /** An override merged over spec/profile.yaml ($defs included); passes checkProfileConsistency. */
   profile: Record<string, unknown>;
   hooks?: Partial<ReferenceHooks>;
+  /**
+   * Set, with the reason, when the reference profile already admits this server: the kit tests the
+   * point only where the reference's choice and this one agree, so without its profile the server
+   * is conformant and there is no mismatch to name (tests/profile-mismatch.test.ts).
+   */
+  admittedWithoutProfile?: string;
 }
+
+const LENGTH_UNIT_UNSET = 'The reference profile states no create.lengthUnit: its bounds are tested with ASCII, the same length in every unit, and other text well inside them.';
 
 const NAMES_NOT_SHOWN = 'Names of the filter fields and of the pagination request fields: not shown.';
 const ERROR_SHAPE_NOT_SHOWN = 'Shape of the error body (the ErrorResponse carries ResponseMetadata and an error part): not shown.';
 const FILTER_BY_NAME = 'Filters: the body supports filtering by asset space, group type, logical ID and name.';
 const LENGTHS_NOT_SHOWN = 'Length bounds, formats and required/optional status of Name, Title, Description, ProjectName: not shown.';
 const LIMITS_NOT_SHOWN = 'Limits: not shown (rate limits, page-size bounds, field-length limits).';
+const PAGINATION_IMPLIED = 'Pagination is implied by the response fields.';
+const CONDITIONS_NOT_SHOWN = 'Conditions that trigger each status: not shown.';
+const TIMESTAMP_FIELD = 'CreateTime | string, ISO 8601 UTC timestamp <timestamp> | list item | Set by the service.';
 
 const ERROR_KINDS = ['AssetBadRequest', 'AssetError', 'TokenAuthError', 'UpstreamRateLimit'];
 
@@ -57,18 +68,28 @@ function listRequest(o: { ids?: string; name?: string; pageNumber?: string; page
   };
 }
 
-function createConstraints(o: { nameMax: number; descriptionMax: number; description: string }): Record<string, unknown> {
+function createConstraints(o: { nameMax: number; descriptionMax: number; nameOptional?: boolean; description: string }): Record<string, unknown> {
   return {
     description: o.description,
     type: 'object',
-    required: ['Name'],
+    ...(o.nameOptional ? {} : { required: ['Name'] }),
     properties: {
-      Name: { type: 'string', minLength: 1, maxLength: o.nameMax },
+      Name: o.nameOptional ? { type: 'string', maxLength: o.nameMax } : { type: 'string', minLength: 1, maxLength: o.nameMax },
       Description: { type: 'string', maxLength: o.descriptionMax },
       GroupType: { type: 'string', enum: ['AIGC'] },
       ProjectName: { type: 'string', default: 'default' },
     },
   };
+}
+
+/**
+ * What Python's `datetime.now(timezone.utc).isoformat()` writes: microseconds (none when they are
+ * zero) and `+00:00` rather than `Z`. Milliseconds padded: the reference clock has no finer grain.
+ */
+function pythonIsoformat(): string {
+  const now = new Date();
+  const iso = now.toISOString();
+  return now.getUTCMilliseconds() === 0 ? `${iso.slice(0, 19)}+00:00` : `${iso.slice(0, 23)}000+00:00`;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -183,6 +204,78 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       list: { pageSize: { default: 5, maximum: 20 } },
       $defs: { ProfileListRequest: listRequest({ sizeDefault: 5, sizeMax: 20, description: 'Variant smallPages: PageSize 1-20, default 5.' }) },
     },
+  },
+  {
+    name: 'pageSizeClamped',
+    description: 'A PageSize above the maximum (100) is served as 100 and Result.PageSize says 100, not refused: Django REST framework\'s PageNumberPagination cuts the requested size off at max_page_size, and Spring Data\'s PageableHandlerMethodArgumentResolver at max-page-size (spring.data.web.pageable.max-page-size, 2000 by default).',
+    allows: LIMITS_NOT_SHOWN,
+    profile: { name: 'pageSizeClamped', list: { pageSize: { aboveMaximum: 'clamp' } } },
+  },
+  {
+    name: 'pastEndLastPage',
+    description: 'A page past the end answers the last page, with that page\'s own PageNumber (page 1, empty, when nothing matches), as Django\'s Paginator.get_page() does: it catches EmptyPage and serves num_pages.',
+    allows: PAGINATION_IMPLIED,
+    profile: { name: 'pastEndLastPage', list: { pageNumber: { pastEnd: 'last' } } },
+  },
+  {
+    name: 'pastEndRefused',
+    description: 'A page past the end is refused with 400 AssetBadRequest, as Django\'s Paginator.page() raises EmptyPage ("That page contains no results") and the view answers it as a bad request (page 1 always exists, empty or not).',
+    allows: CONDITIONS_NOT_SHOWN,
+    profile: { name: 'pastEndRefused', list: { pageNumber: { pastEnd: 'refuse' } } },
+  },
+  {
+    name: 'prefixName',
+    description: 'The Name filter matches the start of the Name, ignoring case: `WHERE name LIKE CONCAT(?, \'%\')` on MySQL 8, whose default collation utf8mb4_0900_ai_ci compares case-insensitively.',
+    allows: FILTER_BY_NAME,
+    profile: { name: 'prefixName', list: { nameMatch: 'case-insensitive-prefix' } },
+  },
+  {
+    name: 'caseSensitiveSubstring',
+    description: 'The Name filter matches any part of the Name, respecting case: `WHERE name LIKE \'%\' || ? || \'%\'` on PostgreSQL, whose LIKE is case-sensitive (ILIKE is not).',
+    allows: FILTER_BY_NAME,
+    profile: { name: 'caseSensitiveSubstring', list: { nameMatch: 'substring' } },
+  },
+  {
+    name: 'utf16Lengths',
+    description: 'Length bounds count UTF-16 code units, as JavaScript\'s String.length, Java\'s String.length() (Bean Validation @Size in Hibernate Validator) and C#\'s string.Length do: a character outside the BMP counts twice.',
+    allows: LENGTHS_NOT_SHOWN,
+    profile: { name: 'utf16Lengths', create: { lengthUnit: 'utf16' } },
+    admittedWithoutProfile: LENGTH_UNIT_UNSET,
+  },
+  {
+    name: 'byteLengths',
+    description: 'Length bounds count UTF-8 bytes, as an Oracle VARCHAR2(64) under the default NLS_LENGTH_SEMANTICS=BYTE, or Go\'s len(s), does: é counts 2, an emoji 4.',
+    allows: LENGTHS_NOT_SHOWN,
+    profile: { name: 'byteLengths', create: { lengthUnit: 'bytes' } },
+    admittedWithoutProfile: LENGTH_UNIT_UNSET,
+  },
+  {
+    name: 'optionalNameLongerBound',
+    description: 'Name optional (omitted or empty is accepted, stored as "") and up to 128 characters: a Django CharField(max_length=128, blank=True), which Django REST framework\'s ModelSerializer makes required=False, allow_blank=True.',
+    allows: LENGTHS_NOT_SHOWN,
+    profile: {
+      name: 'optionalNameLongerBound',
+      create: { requiredFields: [], maxLength: { Name: 128 } },
+      $defs: { ProfileCreateConstraints: createConstraints({ nameMax: 128, descriptionMax: 300, nameOptional: true, description: 'Variant optionalNameLongerBound: Name optional, at most 128 characters; Description at most 300.' }) },
+    },
+  },
+  {
+    name: 'pythonTimestamps',
+    description: 'Timestamps as Python\'s datetime.isoformat() writes an aware UTC datetime (pydantic v1\'s JSON encoder too): microseconds and +00:00 instead of Z, e.g. 2024-01-01T08:00:00.123000+00:00.',
+    allows: TIMESTAMP_FIELD,
+    profile: {
+      name: 'pythonTimestamps',
+      timestamps: { format: 'iso8601-utc' },
+      $defs: {
+        ProfileTimestamp: {
+          description: 'Variant pythonTimestamps: ISO 8601 in UTC, as Z, +00:00 or +0000, with or without fractional seconds.',
+          type: 'string',
+          pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]00(:?00)?)$',
+        },
+      },
+    },
+    hooks: { timestamp: pythonIsoformat },
+    admittedWithoutProfile: 'a zero offset is UTC: the spec level (SCHEMA-03) passes; the reference profile\'s Z is a SHOULD (SCHEMA-05), a warning, never a failed MUST',
   },
 ];
 

@@ -3,7 +3,9 @@
  * reference profile. The kit's default target, a stand-in developers can run, and the base of
  * mutants (see `hooks` and reference/behaviour.ts).
  *
- * Pipeline, in this order: path/method -> Action/Version -> auth -> body -> operation.
+ * Pipeline, in this order: path/method -> Action/Version -> auth -> body -> operation, then the
+ * answer's wire form (encodeResponse, then the optional `wire` step of reference/wire.ts). A mutant
+ * may look at the body before auth (`beforeAuth`), as a body parser mounted first does.
  * Any exception in a step becomes a 500 AssetError with the envelope, never a dropped connection.
  */
 import { randomUUID } from 'node:crypto';
@@ -23,10 +25,12 @@ import {
 } from './behaviour';
 import { referenceUsers, type ReferenceUser } from './config';
 import { GroupStore, monotonicClock, preloadGroups, TokenBuckets, type Clock, type PreloadSettings } from './store';
+import { onTheWire } from './wire';
 
 export type { ReferenceUser, ReferenceToken, TokenRole } from './config';
 export { defaultHooks, ApiError } from './behaviour';
 export type { ReferenceHooks, HookContext, Principal, ResponseMetadata } from './behaviour';
+export type { WireAnswer, WireRequest } from './wire';
 
 export interface ReferenceOptions {
   /** Default 0 = any free port. */
@@ -172,9 +176,15 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     if (routeError) return routeError;
     const op = hooks.selectOperation(action, version);
     if (op instanceof ApiError) return op;
-    const principal = hooks.authenticate(req.headers.authorization, ctx);
+    // Read first only when a step wants the body before auth; the reference never reads a body it will refuse.
+    let read = hooks.beforeAuth ? await readBody(req, hooks.maxBodyBytes(op)) : undefined;
+    if (read?.ok) {
+      const refused = hooks.beforeAuth!(read.raw, op, ctx);
+      if (refused) return refused;
+    }
+    const principal = hooks.authenticate(req.headers.authorization, ctx, req.headers);
     if (principal instanceof ApiError) return principal;
-    const read = await readBody(req, hooks.maxBodyBytes(op));
+    read ??= await readBody(req, hooks.maxBodyBytes(op));
     if (!read.ok) {
       const error = badRequest(op, `request body exceeds ${hooks.maxBodyBytes(op)} bytes`);
       // The rest of the body is never read; closing stops a client from streaming it into a reused socket.
@@ -214,10 +224,12 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     let payload: unknown;
     let headers: Record<string, string> = {};
     let meta: ResponseMetadata | undefined;
+    let cause: ApiError | null = null;
     try {
       meta = { RequestId: hooks.newRequestId(), Action: action ?? '', Version: version ?? '', Service: service, Region: region };
       const outcome = await pipeline(req, path, action, version);
       if (outcome instanceof ApiError) {
+        cause = outcome;
         status = outcome.status;
         headers = outcome.headers;
         payload = hooks.errorBody(meta, outcome, ctx);
@@ -245,8 +257,10 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
     if (latencyMs > 0) await sleep(latencyMs);
     if (res.destroyed || res.headersSent) return;
     const { contentType, text } = hooks.encodeResponse(payload, status);
-    res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
-    res.end(text);
+    const encoded = { status, headers: { ...headers, 'Content-Type': contentType }, body: Buffer.from(text) };
+    const { answer, chunked } = onTheWire(hooks.wire, encoded, { method: req.method ?? '', path, query, headers: req.headers, cause });
+    res.writeHead(answer.status, chunked ? answer.headers : { ...answer.headers, 'Content-Length': answer.body.length });
+    res.end(answer.body);
   }
 
   const server = http.createServer((req, res) => {

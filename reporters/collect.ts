@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { redactText, secretPattern, secretsFromEnv } from '../suites/redact';
+import { guardConsoleText, oneLine } from '../suites/safe-text';
+import { EVIDENCE_DEPTH, evidenceBytes } from '../suites/evidence';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { summarize, type ConformanceSummary, type FailureEvidence, type Outcome, type RunFacts } from './verdict';
 import { loadWaivers } from './waivers';
@@ -12,10 +15,14 @@ import { loadCatalogue } from '../schemas/requirements';
  */
 export abstract class ConformanceReporter implements Reporter {
   private readonly outcomes = new Map<string, Outcome>();
+  /** Characters of the target's text (bodies, headers) this report holds so far; see keepEvidence. */
+  private targetText = 0;
+  private outputDirs: string[] = [];
   private readonly facts: RunFacts = { lagsMs: [], neverVisible: 0, retries: { 429: 0, 503: 0 }, startedAt: new Date().toISOString(), finishedAt: '', runErrors: [] };
   private readonly baseline: Baseline | undefined;
 
   constructor() {
+    guardConsole();
     // Read before any test runs (and before the webServer starts), so that a wrong AG_BASELINE is
     // one line naming it and exit 3, as the configuration's own mistakes are, not a crash at the end.
     try {
@@ -36,12 +43,30 @@ export abstract class ConformanceReporter implements Reporter {
     return false;
   }
 
-  onBegin(_config: FullConfig, _suite: Suite): void {
+  onBegin(config: FullConfig, _suite: Suite): void {
     this.facts.startedAt = new Date().toISOString();
+    this.outputDirs = [...new Set(config.projects.map((p) => p.outputDir))];
   }
 
   onError(error: TestError): void {
-    this.facts.runErrors.push(firstLine(error.message ?? error.value ?? 'unknown error'));
+    this.facts.runErrors.push(oneLine(firstLine(error.message ?? error.value ?? 'unknown error'), 4000));
+  }
+
+  /**
+   * A report holds at most AG_REPORT_TARGET_BYTES (16 MiB) of the target's text: past it, a
+   * failure keeps its check and its message but its exchange is dropped, with a note saying so.
+   */
+  private keepEvidence(failure: FailureEvidence): FailureEvidence {
+    if (!failure.exchange) return failure;
+    let size = 0;
+    try {
+      size = JSON.stringify(failure.exchange).length;
+    } catch {
+      size = Infinity;
+    }
+    if (this.targetText + size > reportTargetBytes()) return { ...failure, exchange: { dropped: `evidence dropped: the report already holds ${this.targetText} characters of the target's text (limit ${reportTargetBytes()}, AG_REPORT_TARGET_BYTES)` } };
+    this.targetText += size;
+    return failure;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -59,8 +84,8 @@ export abstract class ConformanceReporter implements Reporter {
     for (const attachment of result.attachments) {
       if (!attachment.body) continue;
       const body = cleanDeep(parseJson(attachment.body.toString('utf8')));
-      if (attachment.name === 'evidence' && body?.failure) failures.push({ ...body.failure, exchange: body.exchange });
-      else if (attachment.name === 'finding' && body?.failure && typeof body.requirement === 'string') findings.push({ requirement: body.requirement, failure: { ...body.failure, exchange: body.exchange } });
+      if (attachment.name === 'evidence' && body?.failure) failures.push(this.keepEvidence({ ...body.failure, exchange: body.exchange }));
+      else if (attachment.name === 'finding' && body?.failure && typeof body.requirement === 'string') findings.push({ requirement: body.requirement, failure: this.keepEvidence({ ...body.failure, exchange: body.exchange }) });
       else if (attachment.name === 'counterexample' && body) counterexample = body;
       else if (attachment.name === 'run' && body && this.facts.baseURL === undefined) Object.assign(this.facts, { baseURL: body.baseURL, embedded: body.embedded, profile: body.profile, seed: body.seed, numRuns: body.numRuns, runId: body.runId, visibilityTimeoutMs: body.visibilityTimeoutMs });
       else if (attachment.name === 'target-identity' && body && this.facts.service === undefined) Object.assign(this.facts, { service: body.Service, region: body.Region });
@@ -87,7 +112,7 @@ export abstract class ConformanceReporter implements Reporter {
       skipReason: annotations.find((a) => a.type === 'skip')?.description,
       ...(blockedBy.length ? { blockedBy } : {}),
       ...(profileMismatch ? { profileMismatch } : {}),
-      error: stripAnsi(result.errors.map((e) => e.message ?? e.value ?? '').join('\n')) || undefined,
+      error: cutError(stripAnsi(result.errors.map((e) => e.message ?? e.value ?? '').join('\n'))) || undefined,
       failures,
       counterexample,
     };
@@ -107,10 +132,87 @@ export abstract class ConformanceReporter implements Reporter {
     this.facts.startedAt = result.startTime.toISOString();
     mkdirSync(this.reportDir, { recursive: true });
     const waivers = loadWaivers(process.env.AG_WAIVERS, new Set(loadCatalogue().requirements.map((r) => r.id)));
-    await this.write(summarize([...this.outcomes.values()], this.facts, waivers, new Date(), this.baseline));
+    const outcomes = [...this.outcomes.values()];
+    try {
+      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline));
+    } catch (error) {
+      // Never lose the results to the target's data: write them again without any evidence, saying so.
+      const note = `evidence dropped: writing it failed (${oneLine((error as Error).message, 300)})`;
+      const bare = outcomes.map((o) => ({ ...o, error: o.error?.slice(0, 2000), failures: o.failures.map((f) => ({ check: String(f.check), received: String(f.received).slice(0, 2000), documented: String(f.documented), fix: String(f.fix), exchange: { dropped: note } })) }));
+      await this.write(summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline));
+    }
+    // The last guard: whatever a file ended up holding, no form of a secret stays in it.
+    for (const file of this.files()) guardFile(path.join(this.reportDir, file));
+    for (const dir of this.outputDirs) guardTree(dir);
   }
 
   protected abstract write(summary: ConformanceSummary): void | Promise<void>;
+  /** The files `write` wrote, in the report directory. */
+  protected files(): string[] {
+    return [];
+  }
+}
+
+/** AG_REPORT_TARGET_BYTES: the target's text one report may hold, 16 MiB by default. */
+function reportTargetBytes(): number {
+  const raw = process.env.AG_REPORT_TARGET_BYTES;
+  return raw && /^\d+$/.test(raw.trim()) && Number(raw) > 0 ? Number(raw) : 16 * 1024 * 1024;
+}
+
+const cutError = (text: string) => (text.length > evidenceBytes() ? `${text.slice(0, evidenceBytes())}… (cut)` : text);
+
+/** The replacement of a secret in a file, escaped for the file's format. */
+const replacementFor = (file: string) => (/\.(html|xml|svg)$/.test(file) ? '&lt;redacted token&gt;' : '<redacted token>');
+
+/** Rewrites a file the run wrote with every form of every configured secret blotted out. */
+export function guardFile(file: string): void {
+  const redactor = secretPattern(secretsFromEnv());
+  if (!redactor || !existsSync(file)) return;
+  const stat = statSync(file);
+  if (!stat.isFile() || stat.size > 256 * 1024 * 1024) return;
+  const bytes = readFileSync(file);
+  // Binary files (zips, images) are left as they are; the kit writes none with target text.
+  if (bytes.subarray(0, 8192).includes(0)) return;
+  const text = bytes.toString('utf8');
+  const clean = redactText(text, redactor, replacementFor(file));
+  if (clean !== text) writeFileSync(file, clean);
+}
+
+/** Every file below Playwright's output folder (error contexts, attachments), guarded. */
+function guardTree(dir: string): void {
+  if (!existsSync(dir)) return;
+  const stack = [dir];
+  while (stack.length) {
+    const current = stack.pop()!;
+    for (const name of readdirSync(current)) {
+      const full = path.join(current, name);
+      const stat = statSync(full);
+      if (stat.isDirectory()) stack.push(full);
+      else guardFile(full);
+    }
+  }
+}
+
+let consoleGuarded = false;
+
+/**
+ * The last guard on the console of the runner (Playwright's list of test errors is printed here):
+ * no form of a secret, and no line that a CI runner would read as a workflow command.
+ */
+function guardConsole(): void {
+  if (consoleGuarded) return;
+  consoleGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) {
+        const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+        const clean = guardConsoleText(redactText(text, secretPattern(secretsFromEnv())));
+        if (clean !== text) return write(clean, ...rest);
+      }
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
 }
 
 function parseJson(text: string): any {
@@ -132,11 +234,27 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
+/** A copy with the escapes stripped from every string; without recursion, and cut below EVIDENCE_DEPTH levels. */
 function cleanDeep(value: any): any {
   if (typeof value === 'string') return stripAnsi(value);
-  if (Array.isArray(value)) return value.map(cleanDeep);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanDeep(v)]));
-  return value;
+  if (!value || typeof value !== 'object') return value;
+  const root: any = Array.isArray(value) ? [] : {};
+  const stack: [any, any, number][] = [[value, root, 1]];
+  while (stack.length) {
+    const [src, dst, level] = stack.pop()!;
+    for (const [k, v] of Object.entries(src)) {
+      if (typeof v === 'string') dst[k] = stripAnsi(v);
+      else if (v && typeof v === 'object') {
+        if (level >= EVIDENCE_DEPTH) {
+          dst[k] = `[nested deeper than ${EVIDENCE_DEPTH} levels: cut]`;
+          continue;
+        }
+        dst[k] = Array.isArray(v) ? [] : {};
+        stack.push([v, dst[k], level + 1]);
+      } else dst[k] = v;
+    }
+  }
+  return root;
 }
 
 function firstLine(text: string): string {

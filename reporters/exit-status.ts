@@ -2,6 +2,7 @@ import type { FullResult } from '@playwright/test/reporter';
 import { ConformanceReporter } from './collect';
 import type { ConformanceSummary } from './verdict';
 import { baselineLine } from './baseline';
+import { oneLine } from '../suites/safe-text';
 
 /**
  * Makes the run's exit status the verdict's: a failed SHOULD or MAY is a warning and leaves a
@@ -23,7 +24,7 @@ export default class ExitStatusReporter extends ConformanceReporter {
     const summary = this.summary!;
     const warnings = summary.warnings.length ? ` (SHOULD not met: ${summary.warnings.join(', ')})` : '';
     const since = summary.baseline ? `\n${baselineLine(summary.baseline)}` : '';
-    console.log(`\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${summary.firstReason}` : ''}${since}\nReport: ${this.reportDir}/index.html`);
+    console.log(`\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${oneLine(summary.firstReason)}` : ''}${since}\nReport: ${this.reportDir}/index.html`);
     if (result.status === 'interrupted' || result.status === 'timedout') return { status: result.status };
     return { status: summary.verdict === 'conformant' ? 'passed' : 'failed' };
   }

@@ -11,7 +11,9 @@ export const esc = (value: unknown): string =>
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 
+/** A body laid out for reading; anything that does not parse, or nests too deep to lay out, as it came. */
 const pretty = (text: string): string => {
+  if (text.length > 1024 * 1024) return text;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
@@ -35,7 +37,7 @@ export function failureCard(r: RequirementResult, profileName: string): string {
   ${r.waiver ? `<p class="waived-note">${esc(r.reason)}</p>` : ''}
   ${r.blockedBy?.length ? `<p class="meta">Some of its tests were blocked by ${r.blockedBy.map(link).join(', ')}.</p>` : ''}
   ${catalogueFacts(r)}
-  ${failedTests.map((t) => failedTest(t, r, profileName)).join('\n')}
+  ${failedTestsHtml(failedTests, r, profileName)}
 </article>`;
 }
 
@@ -49,9 +51,47 @@ export function catalogueFacts(r: RequirementResult): string {
   </dl>`;
 }
 
+const testLabel = (t: Outcome) => (t.noticedIn ? `Found while running “${t.noticedIn}”` : t.title);
+
+/** What identifies one finding: the check, what it received, and the answer it judged. */
+function findingKey(f: FailureEvidence): string {
+  const ex = f.exchange as { response?: { status?: number; body?: string }; networkError?: string } | undefined;
+  return JSON.stringify([f.check, f.received, ex?.response?.status ?? null, ex?.response?.body ?? ex?.networkError ?? null]);
+}
+
+/**
+ * The failed tests of a requirement. The same finding (same check, same answer) seen by several
+ * tests is shown once, with the list of the tests that saw it: a target that answers everything
+ * the same way would otherwise repeat one body per test.
+ */
+function failedTestsHtml(failedTests: Outcome[], r: RequirementResult, profileName: string): string {
+  const groups = new Map<string, { failure: FailureEvidence; tests: string[] }>();
+  const parts: string[] = [];
+  for (const t of failedTests) {
+    if (!t.failures.length || t.counterexample) {
+      parts.push(failedTest(t, r, profileName));
+      continue;
+    }
+    for (const f of t.failures) {
+      const key = findingKey(f);
+      const group = groups.get(key) ?? groups.set(key, { failure: f, tests: [] }).get(key)!;
+      if (!group.tests.includes(testLabel(t))) group.tests.push(testLabel(t));
+    }
+  }
+  for (const { failure: f, tests } of groups.values()) {
+    const seenBy = tests.length > 1 ? `<p class="meta">The same finding was seen by ${tests.length} tests:</p><ul class="seen-by">${tests.map((title) => `<li>${esc(title)}</li>`).join('')}</ul>` : '';
+    parts.push(`<details class="evidence" open>
+  <summary>${esc(tests[0])}${tests.length > 1 ? ` and ${tests.length - 1} more test(s)` : ''}</summary>
+  ${seenBy}
+  ${failure(f, r, profileName)}
+</details>`);
+  }
+  return parts.join('\n');
+}
+
 function failedTest(t: Outcome, r: RequirementResult, profileName: string): string {
   return `<details class="evidence" open>
-  <summary>${t.noticedIn ? `Found while running “${esc(t.noticedIn)}”` : esc(t.title)}</summary>
+  <summary>${esc(testLabel(t))}</summary>
   ${t.failures.length ? t.failures.map((f) => failure(f, r, profileName)).join('\n') : `<pre>${esc(t.error ?? 'failed')}</pre>`}
   ${t.counterexample ? counterexample(t.counterexample) : ''}
 </details>`;
@@ -59,7 +99,7 @@ function failedTest(t: Outcome, r: RequirementResult, profileName: string): stri
 
 function failure(f: FailureEvidence, r: RequirementResult, profileName: string): string {
   const ex = f.exchange as
-    | { request: { method: string; url: string; headers: Record<string, string>; body: string }; response?: { status: number; headers: Record<string, string>; body: string }; networkError?: string }
+    | { request: { method: string; url: string; headers: Record<string, string>; body: string }; response?: { status: number; headers: Record<string, string>; body: string }; networkError?: string; cut?: string; dropped?: string }
     | undefined;
   const headers = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
   // A check's "documented" line is the kit's own expectation (an Id list, a status), not a quote of the spec.
@@ -71,6 +111,8 @@ function failure(f: FailureEvidence, r: RequirementResult, profileName: string):
     <dt>${esc(expected)}</dt><dd>${esc(f.documented)}</dd>
     <dt>How to fix</dt><dd>${esc(f.fix)}</dd>
   </dl>
+  ${ex?.dropped ? `<p class="meta">${esc(ex.dropped)}</p>` : ''}
+  ${ex?.cut ? `<p class="meta">Cut: ${esc(ex.cut)}</p>` : ''}
   ${
     ex?.request
       ? `<div class="exchange">

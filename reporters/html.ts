@@ -13,6 +13,10 @@ import { baselineBlock, esc, failureCard, familyItem, reasonList } from './html-
  * what could not be judged and why, and only then every requirement by family.
  */
 export default class HtmlReporter extends ConformanceReporter {
+  protected files(): string[] {
+    return ['index.html', 'badge.svg'];
+  }
+
   protected write(summary: ConformanceSummary): void {
     writeFileSync(path.join(this.reportDir, 'index.html'), renderHtml(summary));
     writeFileSync(path.join(this.reportDir, 'badge.svg'), renderBadge(summary));

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { ConformanceReporter } from './collect';
 import { PROFILE_HINT, type ConformanceSummary, type RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
+import { oneLine } from '../suites/safe-text';
+
+/** Target text in JUnit: each line its own, control characters visible, workflow-command prefixes broken. */
+const eachLine = (text: string) => text.split('\n').map((l) => oneLine(l)).join('\n');
 
 const xml = (text: string) =>
   text
@@ -18,6 +22,10 @@ const xml = (text: string) =>
  * skipped with their reason; the verdict, and what changed since a baseline, are in the properties.
  */
 export default class JunitReporter extends ConformanceReporter {
+  protected files(): string[] {
+    return ['junit.xml'];
+  }
+
   protected write(summary: ConformanceSummary): void {
     writeFileSync(path.join(this.reportDir, 'junit.xml'), renderJunit(summary));
   }
@@ -79,19 +87,19 @@ function testcase(r: RequirementResult, summary: ConformanceSummary): string {
     case 'failed': {
       const detail = r.tests
         .filter((t) => t.status === 'failed')
-        .map((t) => `${t.noticedIn ? `found while running ${t.noticedIn}` : t.title}\n${t.error ?? t.failures.map((f) => `${f.check}: ${f.received}\n${f.documented}\n${f.fix}`).join('\n')}`)
+        .map((t) => `${oneLine(t.noticedIn ? `found while running ${t.noticedIn}` : t.title)}\n${t.error ? eachLine(t.error) : t.failures.map((f) => `${oneLine(f.check)}: ${oneLine(f.received)}\n${oneLine(f.documented)}\n${oneLine(f.fix)}`).join('\n')}`)
         .join('\n\n');
       const type = r.level === 'MUST' ? 'MUST' : `${r.level} (warning)`;
-      const message = r.profileDifference ? `differs from the profile "${summary.profile.name}": ${r.reason ?? 'failed'}` : (r.reason ?? 'failed');
+      const message = oneLine(r.profileDifference ? `differs from the profile "${summary.profile.name}": ${r.reason ?? 'failed'}` : (r.reason ?? 'failed'));
       return `${open}\n      <failure type="${xml(type)}" message="${xml(message)}">${xml(detail)}</failure>${out}\n    </testcase>`;
     }
     case 'passed':
       return `${open}${out}\n    </testcase>`;
     case 'blocked':
       // The reason already reads "blocked by VIS-01: …".
-      return `${open}\n      <skipped message="${xml(r.reason ?? `blocked by ${(r.blockedBy ?? []).join(', ')}`)}"/>${out}\n    </testcase>`;
+      return `${open}\n      <skipped message="${xml(oneLine(r.reason ?? `blocked by ${(r.blockedBy ?? []).join(', ')}`))}"/>${out}\n    </testcase>`;
     default: {
-      const message = r.profileMismatch ? `${r.reason}; ${PROFILE_HINT}` : `${r.status}: ${r.reason ?? ''}`;
+      const message = oneLine(r.profileMismatch ? `${r.reason}; ${PROFILE_HINT}` : `${r.status}: ${r.reason ?? ''}`);
       return `${open}\n      <skipped message="${xml(message)}"/>${out}\n    </testcase>`;
     }
   }

@@ -36,6 +36,10 @@ export interface CallOptions {
   authorization?: { value: string; shown: string };
   version?: string | null;
   contentType?: string | null;
+  /** undefined: the kit's User-Agent (exchange.ts USER_AGENT); null: no User-Agent header at all. */
+  userAgent?: string | null;
+  /** Cookies to send (`name=value` pairs): only AUTH-01's replay of what the target set. The kit has no cookie jar. */
+  cookies?: string[];
 }
 
 /**
@@ -107,6 +111,8 @@ export class Api {
       authorizationShown: shown,
       timeoutMs: this.config.requestTimeoutMs,
       contentType: options.contentType,
+      userAgent: options.userAgent,
+      ...(options.cookies?.length ? { cookie: { value: options.cookies.join('; '), shown: `<${options.cookies.length} cookie(s) the target set: ${options.cookies.map((c) => c.split('=')[0]).join(', ')}>` } } : {}),
     };
     const start = performance.now();
     const exchange = await sendWhileAlive(this.config.baseURL, sendOptions);
@@ -152,6 +158,26 @@ export class Api {
       }
       this.retries[status]++;
       if (status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
+    }
+  }
+
+  /**
+   * A create the kit expects to be refused (no token, a near-miss token): a proxy that limits creates
+   * before the service authenticates them may answer 429 first, which says nothing about the token.
+   * 429 and 503 are waited out as create() does; still throttled after as many attempts, the
+   * exchange is not judged (rateLimitedOut).
+   */
+  async createRefused(body: unknown, options: CallOptions): Promise<Exchange> {
+    for (let attempt = 1; ; attempt++) {
+      const exchange = await this.call('CreateAssetGroup', body, options);
+      const status = exchange.response?.status;
+      if (status !== 429 && status !== 503) return exchange;
+      if (attempt >= MAX_CREATE_ATTEMPTS) {
+        rateLimitedOut.add(exchange);
+        return exchange;
+      }
+      this.retries[status]++;
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
     }
   }
 

@@ -15,7 +15,7 @@ import {
 } from './checks';
 import type { Exchange } from './exchange';
 import type { Dataset } from './dataset';
-import { together } from './api';
+import { together, type CallOptions } from './api';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
 function validBody(api: Api, operation: OperationId): Record<string, unknown> {
@@ -23,11 +23,14 @@ function validBody(api: Api, operation: OperationId): Record<string, unknown> {
 }
 
 const OPERATIONS: OperationId[] = ['CreateAssetGroup', 'ListAssetGroups'];
+
+/** A request the target must refuse; a create goes through createRefused, so a proxy's 429 before authentication is waited out, not judged. */
+const refusedCall = (api: Api, op: OperationId, options: CallOptions) => (op === 'CreateAssetGroup' ? api.createRefused(validBody(api, op), options) : api.call(op, validBody(api, op), options));
 const tokenAuthError = errorWith(401);
 
 /** Sends each Authorization form to each operation, a few at a time, and judges every answer as a 401 TokenAuthError. */
 async function refusedForms(api: Api, verify: (ex: Exchange, steps: typeof tokenAuthError) => Promise<void>, forms: { value: string; shown: string }[], operations = OPERATIONS) {
-  const answers = await together(operations.flatMap((op) => forms.map((authorization) => () => api.call(op, validBody(api, op), { authorization }))));
+  const answers = await together(operations.flatMap((op) => forms.map((authorization) => () => refusedCall(api, op, { authorization }))));
   for (const answer of answers) await verify(answer, tokenAuthError);
 }
 
@@ -88,7 +91,7 @@ test.describe('AUTH authentication', () => {
     const [first, ...answers] = await together([
       () => api.call('ListAssetGroups', {}, { authorization: control }),
       ...forms.map((authorization) => () => api.call('ListAssetGroups', {}, { authorization })),
-      ...creates.map((authorization) => () => api.call('CreateAssetGroup', validBody(api, 'CreateAssetGroup'), { authorization })),
+      ...creates.map((authorization) => () => api.createRefused(validBody(api, 'CreateAssetGroup'), { authorization })),
     ]);
     await verify(first, [owned('AUTH-04', statusIs(401))]);
     for (const answer of answers) await verify(answer, tokenAuthError);
@@ -115,5 +118,44 @@ test.describe('ERR error body and error kinds', () => {
 
   test('ERR-03 Error statuses are among those documented for the operation', requirement('ERR-03'), async ({ dataset, verify }) => {
     for (const ex of provokedErrors(dataset)) await verify(ex, [documentedStatus]);
+  });
+});
+
+/** Every exchange of the run this worker can see: the create-and-wait phase's, and the given ones. */
+function runExchanges(dataset: Dataset, own: Exchange[]): Exchange[] {
+  return [...dataset.groups.map((g) => g.create), dataset.shared.emptyList, ...dataset.shared.provoked, ...Object.values(dataset.lastPolls), ...dataset.rateLimited, ...own].filter((ex): ex is Exchange => !!ex);
+}
+
+/** The last value of each cookie the target set in these exchanges, as `name=value`. */
+function cookiesSet(exchanges: Exchange[]): string[] {
+  const byName = new Map<string, string>();
+  for (const ex of exchanges) for (const pair of ex.response?.cookies ?? []) byName.set(pair.split('=')[0], pair);
+  return [...byName.values()];
+}
+
+test.describe('AUTH hostile clients: cookies and User-Agent', () => {
+  test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError, even with the cookies the target set', requirement('AUTH-01'), async ({ api, dataset, verify }) => {
+    // A target that sets a session cookie and then takes it instead of the token would pass every
+    // other AUTH test: the kit keeps no cookie jar. Here, and only here, it sends back every cookie
+    // the target set during the run (an authorised list and an anonymous one are sent first, so a
+    // cookie set on either is among them), without a token.
+    const own = await together([() => api.call('ListAssetGroups', {}), ...OPERATIONS.map((op) => () => refusedCall(api, op, { as: null }))]);
+    const cookies = cookiesSet(runExchanges(dataset, own));
+    test.info().annotations.push({ type: 'note', description: cookies.length ? `sent back ${cookies.length} cookie(s) the target set` : 'the target set no cookie during the run; sent without one' });
+    const answers = await together(OPERATIONS.map((op) => () => refusedCall(api, op, { as: null, cookies })));
+    for (const answer of answers) await verify(answer, tokenAuthError);
+  });
+
+  test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError, with the kit\'s User-Agent and with none', requirement('AUTH-01'), async ({ api, verify }) => {
+    // A target that waives authentication for clients it does not recognise (no User-Agent: a health check, a script) is still refused here.
+    const answers = await together(OPERATIONS.flatMap((op) => [undefined, null].map((userAgent) => () => refusedCall(api, op, { as: null, userAgent }))));
+    for (const answer of answers) await verify(answer, tokenAuthError);
+  });
+
+  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError, with the kit\'s User-Agent and with none', requirement('AUTH-06'), async ({ api, verify }) => {
+    const token = api.token('primary');
+    const nearMiss = { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' };
+    const answers = await together([undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent })));
+    for (const answer of answers) await verify(answer, tokenAuthError);
   });
 });

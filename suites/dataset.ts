@@ -1,13 +1,16 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { boundExchange } from './evidence';
+import { ensureRunDir, runDirOf, writePrivate } from './run-dir';
 import { Api, CONCURRENCY, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
 import { blocked } from './blocked';
 import type { Exchange } from './exchange';
+import type { Failure } from './checks';
+import { ownRequirement } from './blocked';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, readPointer } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
 
 /**
  * The run's own groups, created once before the suites start and shared by every test that needs
@@ -60,10 +63,19 @@ export interface Dataset {
   profileMismatch?: { paging?: string; idFilter?: string };
   /** A visibility poll listed groups it did not ask for: the Id filter was ignored. */
   idFilterLeaked?: boolean;
+  /**
+   * Why groups were never seen, when the last polls show it was not visibility: the groups were listed
+   * under Ids of another JSON type (SCHEMA-02's), or the first page held fewer of the matches than it
+   * had room for (a page that starts late: PAGE-05's). The finding of its owner, wherever it blocks.
+   */
+  unseenBecause?: { owner: string; failure: Failure; exchange: Exchange };
+  /** The Id filter kept only some of the Ids asked for together: unseenBecause is LIST-04's, and it blocks every test that reads groups. */
+  idFilterDrops?: boolean;
 }
 
+/** The dataset lives in the run's private folder (run-dir.ts), removed at the end of the run. */
 export function datasetFile(runId: string): string {
-  return path.join(os.tmpdir(), `agc-run-${runId}`, 'dataset.json');
+  return path.join(runDirOf(runId), 'dataset.json');
 }
 
 /** What each of the run's groups is created with. Kept small: it is the kit's whole footprint. */
@@ -75,29 +87,41 @@ type Planned = { key: string; via: TokenRole; judgedBy: string; sent: Record<str
  * re-encoded or cut at a UTF-16 boundary. Planes 4 to 13 are unassigned and not sent.
  */
 const PLANES = ['é', 'e\u0301', '世', '🎬', '𝄞', '𠀀', '\u{30000}', '\u{E0100}', '\u{F0000}', '\u{10FFFD}'];
+/** Every plane once: 10 code points, 17 UTF-16 units, 35 UTF-8 bytes, well inside any bound the kit tests. */
+export const EVERY_PLANE = PLANES.join('');
 
-/** `start` padded with the plane characters to exactly `length` code points (or left as is when longer). */
-export function atLength(start: string, length: number): string {
-  const chars = [...start];
-  for (let i = 0; chars.length < length; i++) chars.push(...PLANES[i % PLANES.length]);
-  return chars.slice(0, Math.max(length, [...start].length)).join('');
+/**
+ * `start` padded to exactly `length` in the profile's length unit, or left as is when longer. The
+ * unit of a bound is not shown: with none stated, the padding is ASCII, whose length is the same in
+ * code points, UTF-16 units and bytes; with one stated, it is text of every plane measured in it.
+ */
+export function atLength(start: string, length: number, unit?: Profile['create']['lengthUnit']): string {
+  let out = start;
+  for (let i = 0; lengthIn(out, unit) < length; i++) {
+    const next = unit === undefined ? 'a' : PLANES[i % PLANES.length];
+    // A character that would overshoot the bound in this unit is replaced by ASCII.
+    out += lengthIn(out + next, unit) <= length ? next : 'a';
+  }
+  return out;
 }
 
 function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profile): Planned[] {
   const salt = Math.random().toString(36).slice(2, 8);
   const name = (key: string) => `${prefix}ds-${key}-${salt}`;
   const probe = (key: string, via: TokenRole, sent: Record<string, string>, judgedBy = 'CREATE-01'): Planned => ({ key, via, judgedBy, sent: { Name: name(key), ...sent } });
-  const { maxLength } = profile.create;
+  const { maxLength, lengthUnit } = profile.create;
   const groups: Planned[] = [
     probe('p0', 'primary', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
-    // Text of several scripts; every plane, combining marks and the bounds are p5's (CREATE-05).
-    probe('p1', 'primary', { Name: `${name('p1')}-Grüße-世界`, Title: 'Grüße, 世界 — ✓', Description: 'Unicode survives a round trip: Grüße, 世界, Ελληνικά', GroupType: 'AIGC', ProjectName: 'agc-project' }),
-    probe('p2', 'primary', { Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' }),
-    probe('p3', 'primary', { Title: 'Conformance probe p3', Description: 'Third of five', GroupType: 'AIGC', ProjectName: 'agc-project' }),
+    // Text of several scripts and of every Unicode plane, well inside any bound (CREATE-02).
+    probe('p1', 'primary', { Name: `${name('p1')}-Grüße-世界`, Title: `Grüße, 世界 — ✓ ${EVERY_PLANE}`, Description: `Unicode survives a round trip: Grüße, 世界, Ελληνικά, ${EVERY_PLANE}`, GroupType: 'AIGC', ProjectName: 'agc-project' }),
+    // Mixed case in the Name: LIST-07 tells how the name filter treats case.
+    probe('p2', 'primary', { Name: `${prefix}ds-p2-MixedCase-${salt}`, Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' }),
+    // Leading, trailing and inner whitespace must come back as sent, not trimmed or folded (CREATE-02).
+    probe('p3', 'primary', { Name: `${name('p3')}  x `, Title: '  Conformance probe p3  ', Description: ' Third of five,\tinner  spaces and a line\nbreak ', GroupType: 'AIGC', ProjectName: 'agc-project' }),
     // No ProjectName: CREATE-04 looks for the profile's default in the list item.
     probe('p4', 'primary', { Title: 'Conformance probe p4', Description: 'ProjectName omitted', GroupType: 'AIGC' }),
-    // At the profile's bounds (CREATE-05): the longest Name and Description allowed, of every plane, and an empty optional Title.
-    probe('p5', 'primary', { Name: atLength(`${name('p5')}-`, maxLength.Name ?? 64), Title: '', Description: atLength('', maxLength.Description ?? 300), GroupType: 'AIGC', ProjectName: 'default' }, 'CREATE-05'),
+    // At the profile's bounds (CREATE-05): the longest Name and Description allowed, and an empty optional Title.
+    probe('p5', 'primary', { Name: atLength(`${name('p5')}-`, maxLength.Name ?? 64, lengthUnit), Title: '', Description: atLength('', maxLength.Description ?? 300, lengthUnit), GroupType: 'AIGC', ProjectName: 'default' }, 'CREATE-05'),
     probe('a', 'channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
     probe('b', 'channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
   ];
@@ -158,7 +182,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
-    await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset)]);
+    await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset), probeIdFilterKeepsAll(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;
   }
@@ -190,18 +214,60 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
       }),
     );
+    if (pending.every((g) => Date.now() - g.createdAt > timeoutMs - delay)) dataset.unseenBecause ??= notVisibility(dataset, pending.map((g) => g.id!));
     const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
     delay = Math.min(Math.round(delay * 1.5), 2000);
   }
 }
 
+/**
+ * The last polls, read for what else than lag could hide the pending groups: Ids listed as another
+ * JSON type than create answered, or a first page holding fewer matches than it had room for.
+ */
+function notVisibility(dataset: Dataset, pending: string[]): Dataset['unseenBecause'] {
+  for (const exchange of Object.values(dataset.lastPolls)) {
+    if (!exchange || exchange.response?.status !== 200) continue;
+    const listed = itemsOf(exchange);
+    const retyped = listed.find((item) => typeof item.Id !== 'string' && pending.includes(String(item.Id)));
+    if (retyped) {
+      const failure = { check: 'idsAsCreated', received: `the list gives Id ${JSON.stringify(retyped.Id)} (a JSON ${typeof retyped.Id}) for the group created with Id ${JSON.stringify(String(retyped.Id))}`, documented: 'Id | string, platform logical ID of the form <group_id> | list item; create result', fix: 'write Id as the same JSON string in list items as in the create result' };
+      return { owner: 'SCHEMA-02', failure, exchange };
+    }
+    const total = readPointer(exchange.response.json, '/Result/TotalCount');
+    const asked = pending.filter((id) => exchange.request.body.includes(JSON.stringify(id))).length;
+    if (typeof total === 'number' && total > listed.length && listed.length < asked) {
+      const failure = { check: 'firstPageHoldsMatches', received: `the first page of a query by ${asked} Ids, with room for all, held ${listed.length} items with TotalCount ${total}`, documented: 'page 1 holds the first matches: PageNumber | integer | Page number of this result.', fix: 'start page n at offset (n - 1) * PageSize' };
+      return { owner: 'PAGE-05', failure, exchange };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Blocks the running test by the owner of what hid the run's groups (Dataset.unseenBecause), with its
+ * finding; the owner's own test fails with it instead.
+ */
+function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): never {
+  const info = test.info();
+  const body = Buffer.from(JSON.stringify({ requirement: cause.owner, failure: cause.failure, exchange: cause.exchange }, null, 2));
+  if (ownRequirement(info) === cause.owner) {
+    info.attachments.push({ name: 'evidence', contentType: 'application/json', body });
+    throw new Error(`${cause.failure.check} failed\n  Received:   ${cause.failure.received}\n  Documented: ${cause.failure.documented}\n  Fix:        ${cause.failure.fix}`);
+  }
+  info.attachments.push({ name: 'finding', contentType: 'application/json', body });
+  blocked(info, [cause.owner], `${cause.failure.check}: ${cause.failure.received}`);
+}
+
 /** The client mistakes every error requirement reads: each is one the spec documents an error for. */
 function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
   const create = { Name: `${prefix}provoked-${Math.random().toString(36).slice(2, 8)}`, Title: 'Must be refused', Description: '', GroupType: 'AIGC', ProjectName: 'default' };
   return Promise.all([
-    api.call('CreateAssetGroup', create, { as: null }),
+    api.createRefused(create, { as: null }),
     api.call('ListAssetGroups', {}, { as: null }),
+    // "A missing or invalid token yields HTTP 401": whatever the body, so a body checked first must not answer 400 (AUTH-01).
+    api.createRefused(new RawBody('{"Name": '), { as: null }),
+    api.call('ListAssetGroups', 'not an object', { as: null }),
     api.call('CreateAssetGroup', new RawBody('{"Name": ')),
     api.call('ListAssetGroups', new RawBody('{"Filter": ')),
     api.call('CreateAssetGroup', [create]),
@@ -209,15 +275,27 @@ function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
   ]);
 }
 
-/** One page of size 1 over the run's visible primary groups: does the target read the profile's paging fields at all? */
+/**
+ * Pages of size 1 over the run's visible primary groups: does the target read the profile's paging
+ * fields at all? A first page holding more than one, or a second page holding the first page's group
+ * under another PageNumber than 2, shows it does not: the paging requirements are then not assessable.
+ */
 async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
   if (seen.length < 2) return;
   const { pageNumber, pageSize } = profile.list;
-  const page = await api.call('ListAssetGroups', listBody(profile, { groupIds: seen, pageNumber: 1, pageSize: 1 }));
-  const held = itemsOf(page).length;
-  const echoed = readPointer(page.response?.json, '/Result/PageSize');
-  if (held > 1 && echoed !== 1) (dataset.profileMismatch ??= {}).paging = `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}: the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
+  const [first, second] = await Promise.all([1, 2].map((number) => api.call('ListAssetGroups', listBody(profile, { groupIds: seen, pageNumber: number, pageSize: 1 }))));
+  const held = itemsOf(first).length;
+  const echoed = readPointer(first.response?.json, '/Result/PageSize');
+  if (held > 1 && echoed !== 1) {
+    (dataset.profileMismatch ??= {}).paging = `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}: the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
+    return;
+  }
+  const ids = (ex: Exchange) => itemsOf(ex).map((item) => item.Id);
+  const number = readPointer(second.response?.json, '/Result/PageNumber');
+  if (held === 1 && JSON.stringify(ids(first)) === JSON.stringify(ids(second)) && number !== 2) {
+    (dataset.profileMismatch ??= {}).paging = `pages asked with ${pageNumber.field}: 1 and 2 held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
+  }
 }
 
 /** The first other Id-filter name under which the target lists exactly these groups, if any. */
@@ -243,10 +321,39 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
   if (fits) (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${profile.list.filterField}.${profile.list.filters.groupIds} was ignored, ${profile.list.filterField}.${fits} filters: set list.filters.groupIds: ${fits}`;
 }
 
+/**
+ * Written once, private to the user (folder 700, file 600). Every exchange is bounded first
+ * (evidence.ts): a target's megabyte or thousand-deep answers would otherwise be read back by
+ * every test, or fail to serialise at all.
+ */
+/**
+ * The run's seen primary groups asked for together, with room for all: an Id filter that keeps only
+ * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
+ * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
+ */
+async function probeIdFilterKeepsAll(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  if (seen.length < 2 || dataset.idFilterLeaked) return;
+  const exchange = await api.call('ListAssetGroups', idsFilter(profile, seen));
+  const listed = new Set(itemsOf(exchange).map((item) => item.Id));
+  const dropped = seen.filter((id) => !listed.has(id));
+  if (exchange.response?.status !== 200 || !dropped.length || [...listed].some((id) => !seen.includes(id as string))) return;
+  const failure = { check: 'idFilterHoldsAll', received: `a query by ${seen.length} Ids, each listed before, listed ${listed.size}: ${dropped.join(', ')} left out`, documented: 'List: a caller lists the asset groups of the current user, filtered by asset space, group type, logical ID and name.', fix: 'match every Id of the Id filter, not only the first' };
+  dataset.unseenBecause ??= { owner: 'LIST-04', failure, exchange };
+  dataset.idFilterDrops = true;
+}
+
 export function saveDataset(dataset: Dataset): string {
   const file = datasetFile(dataset.runId);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(dataset));
+  ensureRunDir(dataset.runId);
+  const bounded: Dataset = {
+    ...dataset,
+    groups: dataset.groups.map((g) => ({ ...g, create: boundExchange(g.create) })),
+    shared: { emptyList: boundExchange(dataset.shared.emptyList), provoked: dataset.shared.provoked.map((ex) => boundExchange(ex)) },
+    lastPolls: Object.fromEntries(Object.entries(dataset.lastPolls).map(([role, ex]) => [role, ex && boundExchange(ex)])) as Dataset['lastPolls'],
+    rateLimited: dataset.rateLimited.map((ex) => boundExchange(ex)),
+  };
+  writePrivate(file, JSON.stringify(bounded));
   return file;
 }
 
@@ -261,6 +368,7 @@ export const visibilityOwner = (g: GroupRecord): string => (g.via === 'primary' 
  * Groups of the dataset. Where the phase could not provide them, the running test cannot judge its
  * requirement: it is blocked by the requirement that failed (the create's, or VIS-01).
  */
+export { blockByCause };
 export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
   // The group at the profile's bounds is CREATE-05's alone: a target with other bounds must not block every other check.
@@ -270,6 +378,7 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
   // Two groups under one Id make every query by Id ambiguous: CREATE-03's finding.
   const ids = dataset.groups.map((g) => g.id).filter((id) => id !== null);
   if (chosen.some((g) => g.id !== null && ids.indexOf(g.id) !== ids.lastIndexOf(g.id))) blocked(test.info(), ['CREATE-03'], 'the run\'s creates returned one Id for two groups');
+  if ((unseen.length || dataset.idFilterDrops) && dataset.unseenBecause) blockByCause(dataset.unseenBecause);
   if (uncreated.length || unseen.length) {
     const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...unseen.map(visibilityOwner)])];
     const why = [

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * One request and what came back, as the checks see it. Tokens never enter an Exchange: the
@@ -23,6 +25,13 @@ export interface Exchange {
     json?: unknown;
     jsonError?: string;
     truncated?: boolean;
+    /**
+     * The cookies the target set (`name=value`), kept only so that AUTH-01 can send them back;
+     * never shown: the Set-Cookie header itself is stored with its values masked.
+     */
+    cookies?: string[];
+    /** Set when what is kept of the answer was cut (evidence.ts). */
+    cut?: string;
   };
   /** Set when no HTTP response came back at all (refused, reset, timed out). */
   networkError?: string;
@@ -43,6 +52,30 @@ export interface SendOptions {
   path?: string;
   method?: string;
   contentType?: string | null;
+  /** The User-Agent to send; undefined sends the kit's own (USER_AGENT), null sends none. */
+  userAgent?: string | null;
+  /** A Cookie header to send (AUTH-01 replays the target's cookies), and how evidence shows it. */
+  cookie?: { value: string; shown: string };
+}
+
+const KIT_VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+/** What the kit says it is on every request: AG_USER_AGENT, or the kit's name and version. */
+export const USER_AGENT = process.env.AG_USER_AGENT || `asset-group-conformance-kit/${KIT_VERSION}`;
+
+/** The Set-Cookie values as `name=value` pairs, and the header with each value masked for evidence. */
+function cookiesOf(setCookie: string[] | undefined): { pairs: string[]; shown: string } {
+  const pairs: string[] = [];
+  const shown: string[] = [];
+  for (const line of setCookie ?? []) {
+    const [pair, ...attributes] = line.split(';');
+    const eq = pair.indexOf('=');
+    const name = (eq < 0 ? '' : pair.slice(0, eq)).trim();
+    const value = (eq < 0 ? pair : pair.slice(eq + 1)).trim();
+    // Only what a Cookie header can carry (RFC 6265 cookie-name and cookie-octets) is kept to replay.
+    if (/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name) && /^"?[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*"?$/.test(value)) pairs.push(`${name}=${value}`);
+    shown.push([`${name}=<a value of ${value.length} characters set by the target>`, ...attributes].join(';'));
+  }
+  return { pairs, shown: shown.join(', ') };
 }
 
 export const SPEC_PATH = '/v1/media_assets/';
@@ -70,8 +103,11 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
   const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
   if (contentType !== null) headers['content-type'] = contentType;
   headers['content-length'] = String(Buffer.byteLength(options.body));
-  const shownHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorizationShown } : {}) };
-  const wireHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorization } : {}) };
+  const userAgent = options.userAgent === undefined ? USER_AGENT : options.userAgent;
+  if (userAgent !== null) headers['user-agent'] = userAgent;
+  // The kit keeps no cookie jar: a Cookie header is only ever the one a test asks for.
+  const shownHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorizationShown } : {}), ...(options.cookie ? { cookie: options.cookie.shown } : {}) };
+  const wireHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorization } : {}), ...(options.cookie ? { cookie: options.cookie.value } : {}) };
   const exchange: Exchange = {
     request: { method, url, action: options.action, version: options.version, headers: shownHeaders, body: options.body },
     durationMs: 0,
@@ -85,12 +121,20 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
     const parsed = new URL(url);
     const lib = parsed.protocol === 'https:' ? https : http;
     const req = lib.request(parsed, { method, headers: wireHeaders, agent: parsed.protocol === 'https:' ? agents.https : agents.http, timeout: options.timeoutMs });
+    // The kit's own timeouts close the connection; what follows (a reset, an abort) is then the
+    // kit's doing and is reported as the timeout it was, with its limit, never as the target's reset.
+    let timedOut = '';
+    const giveUp = (why: string) => {
+      if (timedOut) return;
+      timedOut = `timed out: ${why} within ${options.timeoutMs} ms (AG_REQUEST_TIMEOUT_MS; the kit closed the connection)`;
+      req.destroy(new Error(timedOut));
+    };
     // `timeout` above only covers idle sockets; this bounds the whole exchange.
-    const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    const deadline = setTimeout(() => giveUp('no complete answer'), options.timeoutMs);
+    req.on('timeout', () => giveUp('no answer'));
     req.on('error', (error) => {
       clearTimeout(deadline);
-      finish({ networkError: describeNetworkError(error) });
+      finish({ networkError: timedOut || describeNetworkError(error) });
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -119,6 +163,8 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
         for (const [key, value] of Object.entries(res.headers)) {
           if (value !== undefined) responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value;
         }
+        const cookies = cookiesOf(res.headers['set-cookie']);
+        if (res.headers['set-cookie']) responseHeaders['set-cookie'] = cookies.shown;
         let json: unknown;
         let jsonError: string | undefined;
         if (truncated) jsonError = `body larger than ${MAX_RESPONSE_BYTES} bytes; not parsed`;
@@ -130,14 +176,14 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
             jsonError = (error as Error).message;
           }
         }
-        finish({ response: { status: res.statusCode ?? 0, headers: responseHeaders, body: truncated ? `${body.slice(0, 2000)}…` : body, json, jsonError, truncated } });
+        finish({ response: { status: res.statusCode ?? 0, headers: responseHeaders, body: truncated ? `${body.slice(0, 2000)}…` : body, json, jsonError, truncated, ...(cookies.pairs.length ? { cookies: cookies.pairs } : {}) } });
       };
       res.on('end', finishResponse);
       res.on('error', (error) => {
         if (done) return;
         done = true;
         clearTimeout(deadline);
-        finish({ networkError: `connection dropped mid-answer (HTTP ${res.statusCode}): ${describeNetworkError(error)}` });
+        finish({ networkError: timedOut ? `${timedOut}, mid-answer (HTTP ${res.statusCode}, ${size} bytes read)` : `connection dropped mid-answer (HTTP ${res.statusCode}): ${describeNetworkError(error)}` });
       });
     });
     req.end(options.body);

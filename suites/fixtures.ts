@@ -6,7 +6,8 @@ import { type CheckContext, type Failure, type MultiCheck, type Step, formatFail
 import { loadDataset, itemsOf, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 import { blocked, ownRequirement } from './blocked';
-import type { Profile } from '../schemas/profile';
+import { evidenceJson } from './evidence';
+import { readPointer, type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
 export { groupsOf, itemsOf } from './dataset';
@@ -34,7 +35,7 @@ export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
 
 async function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): Promise<never> {
   testInfo.annotations.push({ type: 'profile-mismatch', description: failure.profileMismatch! });
-  await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange }, null, 2), contentType: 'application/json' });
+  await testInfo.attach('evidence', { body: evidenceJson(Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange }), contentType: 'application/json' });
   testInfo.skip(true, `profile mismatch: ${failure.profileMismatch}`);
   throw new Error('unreachable');
 }
@@ -47,25 +48,47 @@ const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variab
  * finding wherever it is noticed); one every read shows was left out by the query itself.
  */
 async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<void> {
-  const lost = await lostGroups(api, p, exchange, ids);
-  if (!lost.length) return;
-  const finding = { check: 'staysVisible', received: `${lost.join(', ')} listed before, missing from this answer and from a read by Id just after`, documented: 'The operation reads the service\'s local snapshot and never queries the upstream system; results may lag behind the upstream state.', fix: 'once a group is in the snapshot, keep it there' };
-  await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'VIS-02', failure: finding, exchange }, null, 2), contentType: 'application/json' });
-  blocked(testInfo, ['VIS-02'], finding.received);
+  const own = ownRequirement(testInfo);
+  const { lost, foundAlone } = await lostGroups(api, p, exchange, ids);
+  // VIS-02's own test judges lost groups itself.
+  if (lost.length && own !== 'VIS-02') {
+    const finding = { check: 'staysVisible', received: `${lost.join(', ')} listed before, missing from this answer and from a read by Id just after`, documented: 'The operation reads the service\'s local snapshot and never queries the upstream system; results may lag behind the upstream state.', fix: 'once a group is in the snapshot, keep it there' };
+    await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'VIS-02', failure: finding, exchange }, null, 2), contentType: 'application/json' });
+    blocked(testInfo, ['VIS-02'], finding.received);
+  }
+  // Missing from a query by several Ids, yet each found when asked for alone: the Id filter drops Ids (LIST-04's).
+  const askedIds = readPointer(safeJson(exchange.request.body), `/${p.list.filterField}/${p.list.filters.groupIds}`);
+  if (foundAlone.length && Array.isArray(askedIds) && askedIds.length > 1 && own !== 'LIST-04') {
+    const finding = { check: 'idFilterHoldsAll', received: `${foundAlone.join(', ')} missing from a query by ${askedIds.length} Ids, and listed when asked for alone`, documented: 'List: a caller lists the asset groups of the current user, filtered by asset space, group type, logical ID and name.', fix: 'match every Id of the Id filter, not only the first' };
+    await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'LIST-04', failure: finding, exchange }, null, 2), contentType: 'application/json' });
+    blocked(testInfo, ['LIST-04'], finding.received);
+  }
 }
 
-async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<string[]> {
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The missing groups, each read back alone by its Id, with the token of the original query: those this
+ * token saw before and a read missed are lost (VIS-02's); those every read found were left out by the
+ * query itself.
+ */
+async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<{ lost: string[]; foundAlone: string[] }> {
   const role = ROLE_OF_SHOWN.get(exchange.request.headers.authorization ?? '');
-  if (!role) return [];
-  ids = ids.filter((id) => seenBy(role).has(id));
-  const lost = new Set<string>();
+  if (!role) return { lost: [], foundAlone: [] };
+  const missed = new Set<string>();
   for (let round = 0; round < 2; round++) {
     const reads = await Promise.all(ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role })));
     reads.forEach((read, i) => {
-      if (!itemsOf(read).some((item) => item.Id === ids[i])) lost.add(ids[i]);
+      if (!itemsOf(read).some((item) => item.Id === ids[i])) missed.add(ids[i]);
     });
   }
-  return [...lost];
+  return { lost: [...missed].filter((id) => seenBy(role).has(id)), foundAlone: ids.filter((id) => !missed.has(id)) };
 }
 
 /** What this worker has already attached for the reports. */
@@ -168,15 +191,15 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
         const failure = check(exchange, kit.context);
         if (!failure) continue;
         if (failure.profileMismatch) await notAssessable(testInfo, failure, exchange);
-        if (failure.missing?.length && own !== 'VIS-02') await blockIfLost(testInfo, api, profile, exchange, failure.missing);
+        if (failure.missing?.length) await blockIfLost(testInfo, api, profile, exchange, failure.missing);
         if (owner !== own) {
           // A precondition of LIST-04's, where the target filters by Id under another name: not its finding, a mismatch.
           const idFilter = owner === 'LIST-04' ? loadDataset().profileMismatch?.idFilter : undefined;
           if (idFilter) mismatched(testInfo, idFilter);
-          await testInfo.attach('finding', { body: JSON.stringify({ requirement: owner, failure, exchange }, null, 2), contentType: 'application/json' });
+          await testInfo.attach('finding', { body: evidenceJson({ requirement: owner, failure, exchange }), contentType: 'application/json' });
           blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
         }
-        await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange }, null, 2), contentType: 'application/json' });
+        await testInfo.attach('evidence', { body: evidenceJson({ failure, exchange }), contentType: 'application/json' });
         throw new Error(formatFailure(failure, exchange));
       }
     });
@@ -187,8 +210,8 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
       const failure = check(exchanges, kit.context);
       if (!failure) return;
       if (failure.profileMismatch) await notAssessable(testInfo, failure, exchanges);
-      if (failure.missing?.length && ownRequirement(testInfo) !== 'VIS-02') await blockIfLost(testInfo, api, profile, exchanges[0], failure.missing);
-      await testInfo.attach('evidence', { body: JSON.stringify({ failure, exchange: exchanges[0], exchanges }, null, 2), contentType: 'application/json' });
+      if (failure.missing?.length) await blockIfLost(testInfo, api, profile, exchanges[0], failure.missing);
+      await testInfo.attach('evidence', { body: evidenceJson({ failure, exchange: exchanges[0], exchanges }), contentType: 'application/json' });
       throw new Error(formatFailure(failure, exchanges[0]));
     });
   },

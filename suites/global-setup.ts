@@ -3,6 +3,9 @@ import { Api } from './api';
 import type { Exchange } from './exchange';
 import { buildDataset, saveDataset } from './dataset';
 import { profile } from '../schemas';
+import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from './run-dir';
+import { oneLine } from './safe-text';
+import { redactText, secretPattern, secretsOf } from './redact';
 
 /**
  * One request before anything else. A target that is down, hangs, or answers something that is
@@ -22,29 +25,55 @@ async function firstList(config: KitConfig & { baseURL: string }): Promise<{ pro
   return { problem: diagnose(config, exchange), exchange };
 }
 
+/** A body that parses as JSON once a leading byte-order mark or surrounding whitespace is dropped, and holds the envelope. */
+function spoiledJson(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body.replace(/^\uFEFF/, '').trim()) as { ResponseMetadata?: unknown };
+    return typeof parsed === 'object' && parsed !== null && 'ResponseMetadata' in parsed;
+  } catch {
+    return false;
+  }
+}
+
 function diagnose(config: KitConfig & { baseURL: string }, exchange: Exchange): string | undefined {
   const where = `${config.baseURL}`;
   if (!exchange.response) return `target unreachable at ${where}: ${exchange.networkError}`;
   const { status, headers, truncated, json, jsonError } = exchange.response;
   const type = headers['content-type'] ?? 'no Content-Type';
   if (truncated) return `target at ${where} answered an empty list request with more than the kit reads (HTTP ${status}, ${type}); is AG_BASE_URL the asset-group API?`;
+  // JSON the target spoiled in a small way (a byte-order mark before it, RFC 8259 §8.1) is still this API: the run
+  // goes on, and every check that reads the body finds it unreadable, which is ENV-05's finding.
+  if (json === undefined && spoiledJson(exchange.response.body)) return undefined;
   if (json === undefined) return `target at ${where} did not answer with JSON (HTTP ${status}, ${type}: ${jsonError}); is AG_BASE_URL the base URL of the asset-group API?`;
   return undefined;
 }
 
-/** An error Playwright prints as its message alone: this is the target's state, not a kit crash. */
-function plainError(message: string): Error {
+/** An error Playwright prints as its message alone: this is the target's state, not a kit crash. Target text in it is one line. */
+function plainError(message: string, tokens: (string | undefined)[]): Error {
+  message = oneLine(redactText(message, secretPattern(secretsOf(tokens))), 4000);
   const error = new Error(message);
   error.stack = message;
   return error;
 }
 
-/** Runs once per run (per shard), after the embedded reference server is up: the shared create-and-wait phase. */
-export default async function globalSetup(): Promise<void> {
+/**
+ * Runs once per run (per shard), after the embedded reference server is up: the shared
+ * create-and-wait phase. Its teardown removes the run's private folder (AG_KEEP_TEMP=1 keeps it).
+ */
+export default async function globalSetup(): Promise<() => void> {
   const config = loadConfig();
-  if (!config.baseURL) return; // the kit fixture reports the missing target in every test
+  ensureRunDir(config.runId);
+  clearTargetGone(config.runId);
+  const teardown = () => {
+    if (!keepTemp()) removeRunDir(config.runId);
+  };
+  if (!config.baseURL) return teardown; // the kit fixture reports the missing target in every test
   const target = { ...config, baseURL: config.baseURL };
   const { problem, exchange } = await firstList(target);
-  if (problem) throw plainError(problem);
+  if (problem) {
+    teardown();
+    throw plainError(problem, Object.values(config.tokens));
+  }
   saveDataset(await buildDataset(target, profile, exchange));
+  return teardown;
 }

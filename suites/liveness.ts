@@ -1,12 +1,22 @@
 /**
- * Whether the target still answers, per worker process. After a few requests in a row got no
+ * Whether the target still answers, for the whole run. After a few requests in a row got no
  * answer, one plain list tells a target that only chokes on some inputs (a failure of those
  * checks) from one that has gone away; once it has gone away every further request fails at once,
- * so the run ends in seconds instead of timing out test by test.
+ * so the run ends in seconds instead of timing out test by test. The decision is the run's, not one
+ * worker's: it is a marker in the run's private folder (run-dir.ts) that every worker reads, so a
+ * dripping target is not given a fresh chance by each worker in turn.
  */
 import { buildUrl, send, SPEC_PATH, type Exchange, type SendOptions } from './exchange';
+import { markTargetGone, targetGone } from './run-dir';
 
 const health = { failures: 0, dead: '' };
+const runId = () => process.env.AG_RUN_ID ?? 'local';
+
+/** Why the target is taken as gone for this run, or '' while it answers. */
+function gone(): string {
+  if (!health.dead) health.dead = targetGone(runId());
+  return health.dead;
+}
 
 function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
   return {
@@ -18,15 +28,18 @@ function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
 
 /** Sends the request, or records it as not sent once the target has gone away. */
 export function sendWhileAlive(baseURL: string, options: SendOptions): Promise<Exchange> {
-  return health.dead ? Promise.resolve(notSent(baseURL, options, health.dead)) : send(baseURL, options);
+  return gone() ? Promise.resolve(notSent(baseURL, options, health.dead)) : send(baseURL, options);
 }
 
 /** Counts an answer or a failure to answer; the third failure in a row sends `probe`, a plain list, to tell. */
 export async function noteAnswer(exchange: Exchange, baseURL: string, probe: SendOptions): Promise<void> {
-  if (exchange.networkError && !health.dead) {
+  if (exchange.networkError && !gone()) {
     if (++health.failures < 3) return;
     const answer = await send(baseURL, probe);
     if (answer.response) health.failures = 0;
-    else health.dead = `the target stopped answering (${health.failures} requests in a row, then a plain list: ${answer.networkError})`;
+    else {
+      health.dead = `the target stopped answering (${health.failures} requests in a row, then a plain list: ${answer.networkError})`;
+      markTargetGone(runId(), health.dead);
+    }
   } else if (exchange.response) health.failures = 0;
 }

@@ -55,9 +55,9 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
     const chosen = m.groups.filter((_, i) => this.picks[i % this.picks.length]);
     const asked = (chosen.length ? chosen : m.groups.slice(0, 1)).map((g) => g.id);
     const visible = m.groups.filter((g) => g.visible && asked.includes(g.id)).map((g) => g.id);
-    // A page that may lie past the end is PAGE-06's to judge, as the profile's list.pageNumber.pastEnd says:
-    // only where the profile answers those with an empty page can the model read it like any other.
-    if ((this.pageNumber - 1) * this.pageSize >= visible.length && r.profile.list.pageNumber.pastEnd !== 'empty') return;
+    // A page that may lie past the end is PAGE-06's to judge (list.pageNumber.pastEnd): a target that answers it
+    // with the last page, or refuses it, has made the other profile's choice, which the model cannot tell from a bug.
+    if ((this.pageNumber - 1) * this.pageSize >= visible.length) return;
     const exchange = await listOf(r, asked, this.pageSize, this.pageNumber);
     const total = (ex: Exchange) => (ex.response?.json as { Result?: { TotalCount?: unknown } } | undefined)?.Result?.TotalCount;
     // Between the visible groups asked for and all of them: pending ones may or may not count yet.

@@ -3,8 +3,10 @@
  * (reference/profile-variants.ts), and against the plain reference profile:
  *
  * - the draft's settings equal the variant's choices, it passes the kit's own profile validation,
- *   and the discovery stayed within its budget (the server's own counters: at most 60 requests and
- *   6 groups created), never printing or writing a token;
+ *   and the discovery stayed within its budget (the server's own counters: at most 80 requests and
+ *   6 groups created; refused creates create nothing), never printing or writing a token;
+ * - every length bound the draft reports is backed by a create accepted at the bound and one
+ *   refused just above it, and each variant's own choice is drafted as found, with its evidence;
  * - the kit, run with the draft as AG_PROFILE against that server, rates it `conformant`.
  *
  * Plus what discovery does when refusals name no bound (bisection), and with faulty targets.
@@ -18,17 +20,56 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { PROFILE_VARIANTS, type ProfileVariant } from '../reference/profile-variants';
 import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type ReferenceServer } from '../reference/server';
-import { loadProfile, profileFromOverride, type Profile } from '../schemas/profile';
+import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '../schemas/profile';
 import { checkProfileConsistency } from '../schemas';
 import { readJson, referenceTokenEnv, runAgc, type KitRun } from './harness';
 
 test.describe.configure({ mode: 'parallel' });
 
-const BUDGET = { requests: 60, creates: 6 };
+const BUDGET = { requests: 80, creates: 6 };
 const SPEC = readFileSync(path.join(__dirname, '..', 'spec', 'asset-group-interface.md'), 'utf8');
 const TOKENS = Object.values(referenceTokenEnv());
-/** The target's settings, as the kit's suites read them: everything but the name and the schemas. */
-const settings = (p: Profile) => ({ list: p.list, create: p.create, error: p.error, timestamps: p.timestamps });
+/**
+ * The target's settings, as the kit's suites read them: everything but the name and the schemas.
+ * An unset create.lengthUnit counts code points (lengthIn), so the two are the same setting.
+ */
+const settings = (p: Profile) => ({ list: p.list, create: { ...p.create, lengthUnit: p.create.lengthUnit ?? 'code-points' }, error: p.error, timestamps: p.timestamps });
+
+/** Each new variant's own choice, as the draft must write it: `key: value`, under a `# found:` comment. */
+const CHOICES: Record<string, [key: string, value: string][]> = {
+  pageSizeClamped: [['aboveMaximum', 'clamp']],
+  pastEndLastPage: [['pastEnd', 'last']],
+  pastEndRefused: [['pastEnd', 'refuse']],
+  prefixName: [['nameMatch', 'case-insensitive-prefix']],
+  caseSensitiveSubstring: [['nameMatch', 'substring']],
+  utf16Lengths: [['lengthUnit', 'utf16']],
+  byteLengths: [['lengthUnit', 'bytes']],
+  optionalNameLongerBound: [['requiredFields', '[]'], ['Name', '128']],
+  pythonTimestamps: [['format', 'iso8601-utc']],
+};
+
+/** The comment block right above the first line `key: value` of a draft, or undefined when there is no such line. */
+function evidenceOf(text: string, key: string, value: string): string[] | undefined {
+  const lines = text.split('\n');
+  const at = lines.findIndex((line) => line.trim() === `${key}: ${value}`);
+  if (at < 0) return undefined;
+  let start = at;
+  while (start > 0 && lines[start - 1].trim().startsWith('#')) start--;
+  return lines.slice(start, at).map((line) => line.trim());
+}
+
+/** Every create.maxLength the draft reports: accepted at the bound, refused one above (the evidence says so). */
+function expectBoundsBacked(text: string, drafted: Profile): void {
+  for (const [field, max] of Object.entries(drafted.create.maxLength)) {
+    const evidence = evidenceOf(text, field, String(max));
+    expect(evidence, `create.maxLength.${field}`).toBeTruthy();
+    if (!evidence![0].startsWith('# found:')) continue;
+    // Evidence shows a string over 40 characters as its start and "(N chars)"; every bound here is longer.
+    expect(max).toBeGreaterThan(40);
+    expect(evidence!.some((line) => line.includes(`(${max} chars)`) && line.includes('-> HTTP 200')), `create.maxLength.${field} = ${max}: a create accepted at the bound\n${evidence!.join('\n')}`).toBe(true);
+    expect(evidence!.some((line) => line.includes(`(${max + 1} chars)`) && line.includes('-> HTTP 400')), `create.maxLength.${field} = ${max}: a create refused above it\n${evidence!.join('\n')}`).toBe(true);
+  }
+}
 
 const QUICK = { AG_VISIBILITY_TIMEOUT_MS: '2500', AG_REQUEST_TIMEOUT_MS: '5000' };
 
@@ -47,6 +88,32 @@ function discover(url: string, out: string, dir: string, extra: Record<string, s
 
 function expectNoToken(...texts: string[]): void {
   for (const text of texts) for (const token of TOKENS) expect(text.includes(token), 'a token was printed or written').toBe(false);
+}
+
+/** Every error message says only "invalid request": no bound is named. */
+const TERSE: Partial<ReferenceHooks> = {
+  errorBody: (meta, error, ctx) => defaultHooks.errorBody(meta, new ApiError(error.status, error.code, 'invalid request', error.headers), ctx),
+};
+
+/** Discovers a reference server serving `override` within the budget; returns the expected profile, the draft and its text. */
+async function draftOf(label: string, override: Record<string, unknown>, hooks?: Partial<ReferenceHooks>) {
+  const expected = profileFromOverride({ name: label, ...override }, label);
+  const server = await serve(expected, hooks);
+  try {
+    const dir = work(label);
+    const out = path.join(dir, 'profile.yaml');
+    const run = await discover(server.url, out, dir);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const stats = server.stats();
+    expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
+    expect(stats.creates, 'groups the server created').toBeLessThanOrEqual(BUDGET.creates);
+    const drafted = loadProfile(out);
+    expect(checkProfileConsistency(drafted)).toEqual([]);
+    test.info().annotations.push({ type: 'budget', description: `${label}: ${stats.requests} requests, ${stats.creates} creates` });
+    return { expected, drafted, text: readFileSync(out, 'utf8') };
+  } finally {
+    await server.close();
+  }
 }
 
 const plainReference: ProfileVariant = { name: 'reference', description: 'The reference profile itself.', allows: '', profile: {} };
@@ -88,14 +155,21 @@ for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
         expectNoToken(text, run.stdout, run.stderr);
         // Output: the file, and the budget it used, in the server's own figures.
         expect(run.stdout).toContain(`draft written: ${out}`);
-        expect(run.stdout).toContain(`used ${stats.requests} requests of 60, ${stats.creates} groups created of 6`);
+        expect(run.stdout).toContain(`used ${stats.requests} requests of 80, ${stats.creates} groups created of 6`);
+        const createRequests = Number(/\((\d+) create requests\)/.exec(run.stdout)?.[1]);
+        expect(createRequests).toBeGreaterThanOrEqual(stats.creates);
+        expectBoundsBacked(text, drafted);
+        for (const [key, value] of CHOICES[variant.name] ?? []) {
+          const evidence = evidenceOf(text, key, value);
+          expect(evidence?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+        }
         // Every group it created carries the run prefix (the draft lists them, g1, g2, …).
         const prefix = /Names starting with (agc-[a-z0-9-]+-)/.exec(run.stdout)?.[1];
         expect(prefix).toBeTruthy();
         const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
         expect(listed.length).toBe(stats.creates);
         for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
-        test.info().annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates` });
+        test.info().annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
       } finally {
         await server.close();
       }
@@ -125,26 +199,30 @@ for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
   });
 }
 
+test.describe('one setting at a time, on servers of this file', () => {
+  for (const nameMatch of NAME_MATCHES) {
+    test(`list.nameMatch ${nameMatch} is drafted from a leading part, an inner part and their upper-cased forms`, async () => {
+      test.setTimeout(60_000);
+      const { drafted, text } = await draftOf(`match-${nameMatch}`, { list: { nameMatch } });
+      expect(drafted.list.nameMatch).toBe(nameMatch);
+      expect(evidenceOf(text, 'nameMatch', nameMatch)?.[0]).toMatch(/^# found: /);
+    });
+  }
+
+  test('terse refusals and a UTF-16 unit: bounds and unit found with the creates the budget leaves', async () => {
+    test.setTimeout(60_000);
+    const { expected, drafted, text } = await draftOf('terse-utf16', { create: { lengthUnit: 'utf16' } }, TERSE);
+    expect(settings(drafted)).toEqual(settings(expected));
+    expectBoundsBacked(text, drafted);
+  });
+});
+
 test.describe('discover without hints, and faulty targets', () => {
   test('refusals that name no bound: lengths and the largest page are bisected within the budget', async () => {
     test.setTimeout(120_000);
-    // The same choices as the reference profile, but every error message says only "invalid request".
-    const terse: Partial<ReferenceHooks> = {
-      errorBody: (meta, error, ctx) => defaultHooks.errorBody(meta, new ApiError(error.status, error.code, 'invalid request', error.headers), ctx),
-    };
-    const expected = loadProfile();
-    const server = await serve(expected, terse);
-    try {
-      const dir = work('terse');
-      const out = path.join(dir, 'profile.yaml');
-      const run = await discover(server.url, out, dir);
-      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
-      expect(server.stats().creates).toBeLessThanOrEqual(BUDGET.creates);
-      expect(settings(loadProfile(out))).toEqual(settings(expected));
-    } finally {
-      await server.close();
-    }
+    const { expected, drafted, text } = await draftOf('terse', {}, TERSE);
+    expect(settings(drafted)).toEqual(settings(expected));
+    expectBoundsBacked(text, drafted);
   });
 
   test('a lagging target: the Id filter is told apart from an ignored one by waiting, within the budget', async () => {
@@ -169,7 +247,7 @@ test.describe('discover without hints, and faulty targets', () => {
 
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
   const faults: [string, Fault, RegExp][] = [
-    ['accepts connections but never answers', () => undefined, /no (complete )?answer within 1500 ms/],
+    ['accepts connections but never answers', () => undefined, /no (complete )?answer within (AG_REQUEST_TIMEOUT_MS = )?1500 ms/],
     ['answers an HTML 502 from a proxy', (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'), /HTTP 502 \(text\/html\) is not JSON: "502 Bad Gateway"/],
     ['answers JSON that is not this API', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true}'), /does not look like the asset-group API/],
   ];
@@ -183,7 +261,7 @@ test.describe('discover without hints, and faulty targets', () => {
         const run = await discover(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, out, dir, { AG_REQUEST_TIMEOUT_MS: '1500' });
         expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(2);
         expect(run.stderr).toMatch(message);
-        expect(run.stderr).toMatch(/no draft written; used 1 requests of 60, 0 groups created of 6/);
+        expect(run.stderr).toMatch(/no draft written; used 1 requests of 80, 0 groups created of 6/);
         expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
         expect(run.durationMs).toBeLessThan(20_000);
         expectNoToken(run.stdout, run.stderr);
@@ -222,7 +300,7 @@ test.describe('discover without hints, and faulty targets', () => {
   test('--help explains it; a missing --out or AG_TOKEN is a usage error', async () => {
     const help = await runAgc(['profile', 'discover', '--help'], {});
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/at most 60 requests and at most 6 groups created/);
+    expect(help.stdout).toMatch(/at most 80 requests and at most 6 groups created/);
     expect(help.stdout).toMatch(/AG_PROFILE=FILE npx agc run/);
     const noOut = await runAgc(['profile', 'discover'], {});
     expect(noOut.status).toBe(3);

@@ -1,7 +1,11 @@
 /** The reference server's envelope, routing and request bodies: what every answer carries, and what any path, method, Action, Version or body gets. */
+import http from 'node:http';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { BAD_REQUEST_KIND, Client, CREATE, expect, expectError, expectSuccess, JSON_TYPE, LIST, OPS, SPEC_PATH, test, TOKENS, UUID, VERSION } from './reference-client';
+import { ApiError, defaultHooks } from '../reference/server';
+import { expressErrorPage, gzipped, stackPages } from '../reference/wire';
 
 test.describe('envelope', () => {
   test('success responses carry the full envelope and a Result', async ({ ref }) => {
@@ -194,5 +198,72 @@ test.describe('request bodies', () => {
       },
     });
     expectError(await new Client(server, 0).list({}), 500, 'AssetError', LIST);
+  });
+});
+
+test.describe('wire step', () => {
+  /** One POST over node:http with no Accept-Encoding, the raw bytes of the answer kept. */
+  function rawPost(url: string, query: string, body: string, authorization?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (authorization) headers.Authorization = authorization;
+      const req = http.request(`${url}${SPEC_PATH}?${query}`, { method: 'POST', headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+  const LIST_QUERY = `Action=${LIST}&Version=${VERSION}`;
+
+  test('without a wire step the answer is the reference\'s: JSON, Content-Length, no Content-Encoding', async ({ startReference }) => {
+    const server = await startReference({ lagMs: 0 });
+    const r = await rawPost(server.url, LIST_QUERY, '{}', `Bearer ${TOKENS.primary}`);
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(r.headers['content-type']).toBe(JSON_TYPE);
+    expect(Number(r.headers['content-length'])).toBe(r.body.length);
+    expect(JSON.parse(r.body.toString()).Result.Items).toEqual([]);
+  });
+
+  test('a wire step can gzip every answer, though the request sent no Accept-Encoding', async ({ startReference }) => {
+    const server = await startReference({ lagMs: 0, hooks: { wire: gzipped } });
+    for (const authorization of [`Bearer ${TOKENS.primary}`, undefined]) {
+      const r = await rawPost(server.url, LIST_QUERY, '{}', authorization);
+      expect(r.headers['content-encoding']).toBe('gzip');
+      expect(Number(r.headers['content-length'])).toBe(r.body.length);
+      const json = JSON.parse(zlib.gunzipSync(r.body).toString());
+      expect(json.ResponseMetadata.Action).toBe(LIST);
+      expect(r.status).toBe(authorization ? 200 : 401);
+    }
+  });
+
+  test('a step can answer with a stack\'s own HTML page, which the wire step sends as written', async ({ startReference }) => {
+    const server = await startReference({ lagMs: 0, hooks: { parseBody: (raw, op) => (raw.toString() === '{' ? expressErrorPage(400, 'SyntaxError: Unexpected end of JSON input') : defaultHooks.parseBody(raw, op)), wire: stackPages } });
+    const r = await rawPost(server.url, `Action=${CREATE}&Version=${VERSION}`, '{', `Bearer ${TOKENS.primary}`);
+    expect(r.status).toBe(400);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.body.toString()).toMatch(/^<!DOCTYPE html>[\s\S]*<pre>SyntaxError: Unexpected end of JSON input<\/pre>/);
+    // Other answers of the same server keep the envelope.
+    const ok = await rawPost(server.url, LIST_QUERY, '{}', `Bearer ${TOKENS.primary}`);
+    expect(JSON.parse(ok.body.toString()).ResponseMetadata.Action).toBe(LIST);
+  });
+
+  test('a chunked wire answer has no Content-Length', async ({ startReference }) => {
+    const server = await startReference({ lagMs: 0, hooks: { wire: (a) => ({ ...a, headers: { ...a.headers, 'Transfer-Encoding': 'chunked' } }) } });
+    const r = await rawPost(server.url, LIST_QUERY, '{}', `Bearer ${TOKENS.primary}`);
+    expect(r.headers['transfer-encoding']).toBe('chunked');
+    expect(r.headers['content-length']).toBeUndefined();
+    expect(JSON.parse(r.body.toString()).Result.TotalCount).toBe(0);
+  });
+
+  test('beforeAuth sees the body before the token is checked; without it, auth answers first', async ({ startReference }) => {
+    const reference = await startReference({ lagMs: 0 });
+    expect((await rawPost(reference.url, LIST_QUERY, '{')).status).toBe(401);
+    const early = await startReference({ lagMs: 0, hooks: { beforeAuth: (raw) => (raw.toString() === '{' ? new ApiError(400, 'AssetBadRequest', 'not JSON') : null) } });
+    expect((await rawPost(early.url, LIST_QUERY, '{')).status).toBe(400);
+    expect((await rawPost(early.url, LIST_QUERY, '{}')).status).toBe(401);
+    expect((await rawPost(early.url, LIST_QUERY, '{}', `Bearer ${TOKENS.primary}`)).status).toBe(200);
   });
 });

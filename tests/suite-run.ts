@@ -9,7 +9,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
@@ -112,17 +113,34 @@ function outcomes(report: JsonReport): TestOutcome[] {
   }));
 }
 
+/** Something started in front of the reference server (a reverse proxy): the suites talk to its url. */
+export type Front = (upstreamUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+
+export interface RunOptions {
+  /** Started after the reference server, in front of it; closed first. Default none: the suites talk to the server. */
+  front?: Front;
+  /** A profile override the kit runs with (written to a file and passed as AG_PROFILE). Default: the reference profile. */
+  kitProfile?: Record<string, unknown>;
+}
+
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
-export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, server: Pick<ReferenceOptions, 'profile'> = {}): Promise<SuiteRun> {
+export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, server: Pick<ReferenceOptions, 'profile'> = {}, options: RunOptions = {}): Promise<SuiteRun> {
   const started = performance.now();
   const target = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...server });
   const work = mkdtempSync(path.join(os.tmpdir(), `agc-run-${label}-`));
   // As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit.
   const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  let front: Awaited<ReturnType<Front>> | undefined;
   try {
+    front = options.front ? await options.front(target.url) : undefined;
     // Playwright's JSON report for the per-test outcomes, and the kit's own for the verdict it computes.
     const args = [CLI, 'test', '--reporter=json,./reporters/json.ts', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
-    const { code, stderr } = await runNode(args, childEnv(target.url, runId, work));
+    const env = childEnv(front?.url ?? target.url, runId, work);
+    if (options.kitProfile) {
+      env.AG_PROFILE = path.join(work, 'profile.yaml');
+      writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
+    }
+    const { code, stderr } = await runNode(args, env);
     const reportFile = path.join(work, 'report.json');
     if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
     const report = JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
@@ -144,7 +162,11 @@ export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, s
       durationMs: performance.now() - started,
     };
   } finally {
-    await target.close();
+    try {
+      await front?.close();
+    } finally {
+      await target.close();
+    }
     rmSync(work, { recursive: true, force: true });
     rmSync(path.dirname(datasetFile(runId)), { recursive: true, force: true });
   }

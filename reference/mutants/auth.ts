@@ -1,5 +1,6 @@
 /** AUTH: the Authorization header, its scheme and its token. */
 import { ApiError, defaultHooks, type HookContext, type Principal } from '../behaviour';
+import { randomUUID } from 'node:crypto';
 import { family, onRefusedBearer } from './helpers';
 
 /** The first unbound token of the directory (the primary user's): the "default user" of lax servers. */
@@ -97,6 +98,47 @@ export const AUTH = family({
         if (Object.keys(body).length === 0) return new ApiError(401, 'TokenAuthError', 'no credentials in the request');
         return defaultHooks.validateList(body, ctx);
       },
+    },
+  },
+});
+
+/** Sessions handed out by `cookieAuthAccepted`, per server process: session id -> nothing, only that it was issued. */
+const guestSessions = new Set<string>();
+const SESSION_COOKIE = 'ref_session';
+
+function cookieValue(header: string | string[] | undefined, name: string): string | undefined {
+  const text = Array.isArray(header) ? header.join('; ') : (header ?? '');
+  return text.split(';').map((part) => part.trim().split('=')).find(([key]) => key === name)?.[1];
+}
+
+/** Hooks the two User-Agent and cookie mutants add to the family: appended, the entries above stay as they were. */
+export const AUTH_HOSTILE = family({
+  /**
+   * Every refusal sets a session cookie, and a request carrying an issued one is served as the
+   * default user without any token: a login session leaking into the API. Only a client that
+   * replays cookies notices.
+   */
+  cookieAuthAccepted: {
+    breaks: 'AUTH-01',
+    description: 'a refused request gets a session cookie, and a request with that cookie and no token is served as the default user',
+    hooks: {
+      authenticate: (authorization, ctx, headers) => {
+        const session = cookieValue(headers?.cookie, SESSION_COOKIE);
+        if (authorization === undefined && session && guestSessions.has(session)) return primaryPrincipal(ctx);
+        const result = defaultHooks.authenticate(authorization, ctx);
+        if (!(result instanceof ApiError)) return result;
+        const id = randomUUID();
+        guestSessions.add(id);
+        return new ApiError(result.status, result.code, result.message, { ...result.headers, 'Set-Cookie': `${SESSION_COOKIE}=${id}; Path=/; HttpOnly` });
+      },
+    },
+  },
+  /** Clients that send no User-Agent (health checks, scripts) are let in as the default user, whatever their Authorization. */
+  authWaivedWithoutUserAgent: {
+    breaks: 'AUTH-01',
+    description: 'a request without a User-Agent header is served as the default user, with no token or a wrong one',
+    hooks: {
+      authenticate: (authorization, ctx, headers) => (headers && headers['user-agent'] === undefined ? primaryPrincipal(ctx) : defaultHooks.authenticate(authorization, ctx)),
     },
   },
 });

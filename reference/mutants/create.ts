@@ -1,5 +1,5 @@
 /** CREATE: what CreateAssetGroup answers and stores. */
-import { ApiError, badRequest, defaultHooks, type CreateInput, type HookContext } from '../behaviour';
+import { ApiError, defaultHooks, type CreateInput, type HookContext } from '../behaviour';
 import { CHANNEL_B } from '../config';
 import { family } from './helpers';
 
@@ -64,20 +64,6 @@ export const CREATE = family({
     description: 'Names are stored cut to 60 characters',
     hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'Name' ? [...value].slice(0, 60).join('') : value)) },
   },
-  /** Length bounds counted in UTF-16 code units, as String.length does: a character outside the BMP counts twice. */
-  utf16LengthLimit: {
-    breaks: 'CREATE-05',
-    description: 'length bounds count UTF-16 code units, so text outside the BMP is refused before its bound',
-    hooks: {
-      validateCreate: (body, ctx) => {
-        for (const [field, max] of Object.entries(ctx.profile.create.maxLength)) {
-          const value = body[field];
-          if (typeof value === 'string' && value.length > max) return badRequest('CreateAssetGroup', `${field} must be at most ${max} characters`);
-        }
-        return defaultHooks.validateCreate(body, ctx);
-      },
-    },
-  },
   astralCharsReplaced: {
     breaks: 'CREATE-05',
     description: 'characters outside the BMP are stored as U+FFFD',
@@ -92,5 +78,23 @@ export const CREATE = family({
     breaks: 'CREATE-02',
     description: 'the ProjectName sent is ignored and every group is stored under "default"',
     hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'ProjectName' ? 'default' : value)) },
+  },
+  /**
+   * Django REST framework's CharField trims by default (trim_whitespace=True), before its length
+   * and blank checks: what comes back is not what was sent.
+   */
+  trimsWhitespace: {
+    breaks: 'CREATE-02',
+    description: 'Name, Title and Description are stored trimmed of leading and trailing whitespace',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const trimmed: Record<string, unknown> = { ...body };
+        for (const field of ['Name', 'Title', 'Description']) {
+          const value = trimmed[field];
+          if (typeof value === 'string') trimmed[field] = value.trim();
+        }
+        return defaultHooks.validateCreate(trimmed, ctx);
+      },
+    },
   },
 });

@@ -110,4 +110,21 @@ export const INPUT = family({
       },
     },
   },
+  /** PostgreSQL's text type cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); the error becomes a 500. */
+  nulCharacterCrashes: {
+    breaks: 'INPUT-07',
+    description: 'a NUL character in a create field or the Name filter gets a 500',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const input = defaultHooks.validateCreate(body, ctx);
+        if (!(input instanceof ApiError) && Object.values(input).some((v) => v.includes('\u0000'))) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        return input;
+      },
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        if (!(query instanceof ApiError) && query.filter.name?.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        return query;
+      },
+    },
+  },
 });

@@ -31,17 +31,6 @@ export const LIST = family({
     description: 'the GroupIds filter is ignored',
     hooks: { matchesFilter: matchesIgnoring('groupIds') },
   },
-  /** The name filter is a case-sensitive substring match. */
-  nameFilterCaseSensitive: {
-    breaks: 'LIST-07',
-    description: 'the Name filter matches case-sensitively',
-    hooks: {
-      matchesFilter: (group, filter, ctx) => {
-        if (filter.name !== undefined && !group.Name.includes(filter.name)) return false;
-        return defaultHooks.matchesFilter(group, { ...filter, name: undefined }, ctx);
-      },
-    },
-  },
   nameFilterIgnored: {
     breaks: 'LIST-05',
     description: 'the Name filter is ignored',
@@ -69,6 +58,26 @@ export const LIST = family({
         if (!filtered) return null;
         const any = ctx.store.snapshot().some((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx));
         return any ? null : new ApiError(404, 'AssetBadRequest', 'no asset groups found');
+      },
+    },
+  },
+  /** `WHERE id = ?` bound to ids[0]: written for one Id, never updated for a list. */
+  idFilterFirstOnly: {
+    breaks: 'LIST-04',
+    description: 'the GroupIds filter honours only the first Id of the list',
+    hooks: {
+      matchesFilter: (group, filter, ctx) =>
+        defaultHooks.matchesFilter(group, filter.groupIds?.length ? { ...filter, groupIds: filter.groupIds.slice(0, 1) } : filter, ctx),
+    },
+  },
+  /** `lower(name) LIKE '%' || ? || '%'` with the query bound as sent: a query with capitals never matches. */
+  nameFilterLowercasesStoredOnly: {
+    breaks: 'LIST-07',
+    description: 'the Name filter lowercases the stored Name but not the query, so a query with capitals never matches',
+    hooks: {
+      matchesFilter: (group, filter, ctx) => {
+        if (filter.name !== undefined && !group.Name.toLowerCase().includes(filter.name)) return false;
+        return defaultHooks.matchesFilter(group, { ...filter, name: undefined }, ctx);
       },
     },
   },

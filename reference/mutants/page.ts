@@ -1,6 +1,10 @@
 /** PAGE: PageNumber, PageSize, TotalCount and the page arithmetic. */
 import { ApiError, defaultHooks } from '../behaviour';
-import { family, listWith } from './helpers';
+import type { ListQuery } from '../behaviour';
+import { family, listWith, perServer } from './helpers';
+
+/** What each list request sent for its paging fields, keyed by its validated query. */
+const sentPaging = perServer(() => new WeakMap<ListQuery, { pageNumber?: number; pageSize?: number }>());
 
 export const PAGE = family({
   /** `slice(offset, offset + size + 1)`: one item too many on every full page. */
@@ -10,7 +14,7 @@ export const PAGE = family({
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { extra: 1 }) },
   },
   /** PageSize is clamped to 50 and the clamped value echoed. */
-  pageSizeClamped: {
+  pageSizeClampedTo50: {
     breaks: 'PAGE-02',
     description: 'PageSize is clamped to 50 silently and the clamped value echoed',
     hooks: {
@@ -91,5 +95,34 @@ export const PAGE = family({
     breaks: 'PAGE-05',
     description: 'pages after the first start one item late, so one group per boundary is never shown',
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => (q.pageNumber - 1) * q.pageSize + (q.pageNumber > 1 ? 1 : 0) }) },
+  },
+  /** A 0-based offset formula under 1-based page numbers: page 1 starts where page 2 should. */
+  offsetTimesPageSize: {
+    breaks: 'PAGE-05',
+    description: 'the offset is PageNumber * PageSize, so page 1 starts at the second page and the first page\'s groups are never shown',
+    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => q.pageNumber * q.pageSize }) },
+  },
+  /**
+   * The Result echoes the request as decoded into a struct (Go's zero values): omitted paging fields
+   * come back as 0, though the page itself was served with the defaults.
+   */
+  pagingEchoesZeroWhenOmitted: {
+    breaks: 'PAGE-03',
+    description: 'omitted PageNumber and PageSize are echoed as 0 (the request struct\'s zero values), though the defaults were served',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        const sent = sentPaging(ctx).get(query);
+        return sent ? { ...result, PageNumber: sent.pageNumber ?? 0, PageSize: sent.pageSize ?? 0 } : result;
+      },
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        if (query instanceof ApiError) return query;
+        const { pageNumber, pageSize } = ctx.profile.list;
+        const given = (field: string) => (typeof body[field] === 'number' ? (body[field] as number) : undefined);
+        sentPaging(ctx).set(query, { pageNumber: given(pageNumber.field), pageSize: given(pageSize.field) });
+        return query;
+      },
+    },
   },
 });

@@ -1,6 +1,8 @@
 /** SCHEMA: the shapes of Result, list items and timestamps. */
-import { defaultHooks, type ListResult } from '../behaviour';
-import { family, isObject } from './helpers';
+import { defaultHooks, type ListItem, type ListResult } from '../behaviour';
+import { family, isObject, perServer } from './helpers';
+
+const idSequence = perServer(() => ({ next: 100_001 }));
 
 export const SCHEMA = family({
   /** Groups created through an unbound token have no asset space: AssetSpaceId null in list items. */
@@ -53,6 +55,66 @@ export const SCHEMA = family({
         const result = defaultHooks.listGroups(principal, query, ctx);
         return result.Items.length === 1 ? { ...result, Items: result.Items[0] as unknown as ListResult['Items'] } : result;
       },
+    },
+  },
+  /** Go's encoding/json writes a nil slice as null; the page's slice is only allocated when a row is appended. */
+  goNilItems: {
+    breaks: 'SCHEMA-02',
+    description: 'an empty page carries Items null instead of []',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return result.Items.length === 0 ? { ...result, Items: null as unknown as ListResult['Items'] } : result;
+      },
+    },
+  },
+  /** A COUNT(*) read as a string (a bigint through a driver that returns strings, e.g. node-postgres) and passed on. */
+  totalCountAsString: {
+    breaks: 'SCHEMA-02',
+    description: 'TotalCount is a JSON string ("12") instead of an integer',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return { ...result, TotalCount: String(result.TotalCount) as unknown as number };
+      },
+    },
+  },
+  /**
+   * Ids from a BIGINT sequence: the create handler formats the Id as a string, the list view
+   * serialises the column as it is, a JSON number.
+   */
+  idsAsIntegersInList: {
+    breaks: 'SCHEMA-02',
+    description: 'Ids are numeric; create answers them as strings, list items carry them as JSON numbers',
+    hooks: {
+      createGroup: (principal, input, ctx) => {
+        const sequence = idSequence(ctx);
+        return defaultHooks.createGroup(principal, input, { ...ctx, hooks: { ...ctx.hooks, newGroupId: () => String(sequence.next++) } });
+      },
+      toListItem: (group) => {
+        const item = defaultHooks.toListItem(group);
+        return /^\d+$/.test(item.Id) ? { ...item, Id: Number(item.Id) as unknown as string } : item;
+      },
+    },
+  },
+  /** A naive datetime.now() on a server set to UTC+8, with 'Z' appended: the label says UTC, the clock does not. */
+  localTimeLabelledZ: {
+    breaks: 'SCHEMA-03',
+    description: 'timestamps are the local time of UTC+8 labelled Z (8 hours in the future)',
+    hooks: { timestamp: () => new Date(Date.now() + 8 * 3600_000).toISOString() },
+  },
+  /** A UTC time written with a zero offset instead of Z (Python's isoformat()), under a profile that says Z. */
+  zeroOffsetNotZ: {
+    breaks: 'SCHEMA-05',
+    description: 'timestamps end in +00:00 where the profile (rfc3339-utc) says Z',
+    hooks: { timestamp: () => new Date().toISOString().replace('Z', '+00:00') },
+  },
+  /** Go's `json:",omitempty"` on every string field: an empty Title or Description is left out of the list item. */
+  emptyStringsOmitted: {
+    breaks: 'SCHEMA-02',
+    description: 'list items leave out string fields that are empty (Title "", Description "") instead of carrying ""',
+    hooks: {
+      toListItem: (group) => Object.fromEntries(Object.entries(defaultHooks.toListItem(group)).filter(([, value]) => value !== '')) as unknown as ListItem,
     },
   },
 });

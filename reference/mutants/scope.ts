@@ -1,4 +1,5 @@
 /** SCOPE: a list shows the caller's user's groups only, whatever the filter, page or count. */
+import { defaultHooks } from '../behaviour';
 import { family, channelAllows, listCountingBeyondScope, listUnscopedWhen, listWith } from './helpers';
 
 export const SCOPE = family({
@@ -44,5 +45,20 @@ export const SCOPE = family({
     breaks: 'SCOPE-02',
     description: 'pages after the first skip the user and channel rules',
     hooks: { listGroups: listUnscopedWhen((q) => q.pageNumber > 1) },
+  },
+  /**
+   * "Maybe the snapshot lags": an Id lookup that finds nothing is retried by Id alone, and the retry
+   * forgets the user (it keeps the channel rule).
+   */
+  emptyIdLookupRetriedUnscoped: {
+    breaks: 'SCOPE-02',
+    description: 'a GroupIds filter that finds none of the caller\'s groups is retried without the user rule',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        if (result.TotalCount > 0 || !query.filter.groupIds?.length) return result;
+        return listWith(principal, query, ctx, { visible: channelAllows });
+      },
+    },
   },
 });

@@ -278,8 +278,17 @@ export function listShape(ex: Exchange): Failure | undefined {
   if (!items(ex)) return fail(listShape, `Result.Items ${show(readPointer(ex.response.json, '/Result/Items'))}`, 'Items | array of asset group (an empty page is [])', 'answer Result.Items as an array, [] when nothing matches (not null)');
   const bad = ['TotalCount', 'PageNumber', 'PageSize'].filter((field) => !Number.isInteger(readPointer(ex.response!.json, `/Result/${field}`)));
   if (bad.length) return fail(listShape, bad.map((field) => `Result.${field} ${show(readPointer(ex.response!.json, `/Result/${field}`))}`).join(', '), 'TotalCount, PageNumber, PageSize | integer', 'write the paging fields as JSON integers');
+  // Every item carries the asset-group table's nine fields as strings: an omitted empty one (Go's omitempty) or an Id
+  // of another JSON type is found here once, not as a changed value by every requirement that reads the item.
+  for (const item of items(ex)!) {
+    const wrong = typeof item === 'object' && item !== null ? ITEM_FIELDS.filter((field) => typeof item[field] !== 'string') : ['the item itself'];
+    if (wrong.length) return fail(listShape, `item ${show(item)}: ${wrong.join(', ')} ${wrong.length > 1 ? 'are' : 'is'} not ${wrong.length > 1 ? 'strings' : 'a string'}`, 'Items | array of asset group | Fields as in the asset-group table (Id, AssetSpaceId, Name, GroupType, ProjectName, CreateTime, UpdateTime, Title, Description).', 'write every field of a list item, as a string, empty ones included');
+  }
   return undefined;
 }
+
+/** The asset-group table's fields; "All fields are strings unless noted." */
+const ITEM_FIELDS = ['Id', 'AssetSpaceId', 'Name', 'Title', 'Description', 'GroupType', 'ProjectName', 'CreateTime', 'UpdateTime'];
 export const SHAPED: Step = owned('SCHEMA-02', listShape);
 
 /**

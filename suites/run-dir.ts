@@ -1,0 +1,62 @@
+/**
+ * The run's private temporary folder: `agc-run-<run id>` in the system temp folder, mode 700, its
+ * files 600. It holds the run's dataset (no token: exchanges keep a description of the
+ * Authorization header) and the fail-fast marker every worker reads. Global setup creates it and
+ * its teardown removes it, unless AG_KEEP_TEMP=1 asks to keep it for debugging.
+ */
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const runDirOf = (runId: string): string => path.join(os.tmpdir(), `agc-run-${runId}`);
+
+export const keepTemp = (env: NodeJS.ProcessEnv = process.env): boolean => env.AG_KEEP_TEMP === '1' || env.AG_KEEP_TEMP === 'true';
+
+/**
+ * The folder, created private if missing. One that exists must be a real folder of this user that
+ * nobody else can read or write: a name in a shared temp folder can be taken over by another user.
+ */
+export function ensureRunDir(runId: string): string {
+  const dir = runDirOf(runId);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) throw new Error(`${dir} is not a folder of this user; remove it or choose another AG_RUN_ID`);
+  if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Writes a file of the run's folder, readable by this user only. */
+export function writePrivate(file: string, text: string): void {
+  ensureRunDir(path.basename(path.dirname(file)).replace(/^agc-run-/, ''));
+  rmSync(file, { force: true });
+  writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+}
+
+export function removeRunDir(runId: string): void {
+  rmSync(runDirOf(runId), { recursive: true, force: true });
+}
+
+/** The fail-fast marker: one decision for the whole run, whichever worker made it. */
+const deadMarker = (runId: string) => path.join(runDirOf(runId), 'target-gone');
+
+export function markTargetGone(runId: string, reason: string): void {
+  try {
+    if (!existsSync(deadMarker(runId))) writePrivate(deadMarker(runId), reason);
+  } catch {
+    // Another worker wrote it first: its reason stands.
+  }
+}
+
+/** A marker left by an earlier run with the same id (kept with AG_KEEP_TEMP) is not this run's decision. */
+export function clearTargetGone(runId: string): void {
+  rmSync(deadMarker(runId), { force: true });
+}
+
+export function targetGone(runId: string): string {
+  try {
+    return readFileSync(deadMarker(runId), 'utf8');
+  } catch {
+    return '';
+  }
+}
