@@ -113,7 +113,7 @@ test.describe('ERR error body and error kinds', () => {
   test('ERR-02 The error kind fits the status and the operation as the spec\'s error table gives it', requirement('ERR-02'), async ({ dataset, verify }) => {
     // Answers to requests without a token are AUTH's to judge (status and kind); the others are judged here.
     const authorized = provokedErrors(dataset).filter((ex) => ex.request.headers.authorization !== undefined);
-    for (const ex of authorized) await verify(ex, [JSON_ANSWER, owned('ERR-01', errorKindReadable), errorKindFitsStatus]);
+    for (const ex of authorized) await verify(ex, [JSON_ANSWER, envelopeOf(ex), owned('ERR-01', errorKindReadable), errorKindFitsStatus]);
   });
 
   test('ERR-03 Error statuses are among those documented for the operation', requirement('ERR-03'), async ({ dataset, verify }) => {
@@ -155,7 +155,10 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
   test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError, with the kit\'s User-Agent and with none', requirement('AUTH-06'), async ({ api, verify }) => {
     const token = api.token('primary');
     const nearMiss = { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' };
-    const answers = await together([undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent })));
+    // A random token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
+    const control = { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' };
+    const [first, ...answers] = await together([() => api.call('ListAssetGroups', {}, { authorization: control }), ...[undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent }))]);
+    await verify(first, [owned('AUTH-04', statusIs(401))]);
     for (const answer of answers) await verify(answer, tokenAuthError);
   });
 });

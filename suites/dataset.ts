@@ -7,7 +7,7 @@ import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
 import { blocked } from './blocked';
 import type { Exchange } from './exchange';
-import type { Failure } from './checks';
+import { listShape, type Failure } from './checks';
 import { ownRequirement } from './blocked';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
@@ -228,6 +228,9 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
 function notVisibility(dataset: Dataset, pending: string[]): Dataset['unseenBecause'] {
   for (const exchange of Object.values(dataset.lastPolls)) {
     if (!exchange || exchange.response?.status !== 200) continue;
+    // A list the kit cannot read at all (Items not an array, a TotalCount string) is SCHEMA-02's, whatever else it hides.
+    const shape = listShape(exchange);
+    if (shape) return { owner: 'SCHEMA-02', failure: shape, exchange };
     const listed = itemsOf(exchange);
     const retyped = listed.find((item) => typeof item.Id !== 'string' && pending.includes(String(item.Id)));
     if (retyped) {

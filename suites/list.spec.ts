@@ -94,7 +94,7 @@ test.describe('LIST the list operation and its filters', () => {
     await verify(await api.call('ListAssetGroups', listBody(profile, { name: nobody })), [...LISTED, ...filtersHold({ name: nobody }), emptyPage, totalCountIs(0)]);
   });
 
-  test('LIST-07 The name filter matches as the profile says', requirement('LIST-07'), async ({ api, dataset, judge, profile }) => {
+  test('LIST-07 The name filter matches as the profile says', requirement('LIST-07'), async ({ api, dataset, judge, verify, profile }) => {
     // p2's Name is agc-<run>-ds-p2-MixedCase-<salt>: a leading part, an inner part and the whole, each as
     // written and in upper case, tell exact from prefix from substring, and whether case matters.
     const [target] = groupsOf(dataset, (g) => g.key === 'p2');
@@ -125,6 +125,8 @@ test.describe('LIST the list operation and its filters', () => {
       // Exactly one setting explains every answer: the target made another choice, not a mistake.
       return fits.length === 1 ? { ...failure, profileMismatch: `the name filter matches as ${fits[0]}: ${received}; set list.nameMatch: ${fits[0] satisfies NameMatch}` } : failure;
     };
+    // Answers that cannot be read as lists are SCHEMA-02's, not a way of matching.
+    for (const answer of answers) await verify(answer, [SHAPED]);
     await judge(answers, Object.defineProperty(nameMatch, 'name', { value: 'nameMatch' }));
   });
 });

@@ -31,7 +31,7 @@ export const CREATE = family({
   },
   /** Strings are normalised to NFC on the way in, so combining marks do not round-trip. */
   unicodeNormalised: {
-    breaks: 'CREATE-05',
+    breaks: 'CREATE-02',
     description: 'create fields are normalised to NFC, so combining marks do not round-trip',
     hooks: { validateCreate: validateCreateStoring((_field, value) => value.normalize('NFC')) },
   },
@@ -65,7 +65,7 @@ export const CREATE = family({
     hooks: { validateCreate: validateCreateStoring((field, value) => (field === 'Name' ? [...value].slice(0, 60).join('') : value)) },
   },
   astralCharsReplaced: {
-    breaks: 'CREATE-05',
+    breaks: 'CREATE-02',
     description: 'characters outside the BMP are stored as U+FFFD',
     hooks: { validateCreate: validateCreateStoring((_field, value) => value.replace(/[\u{10000}-\u{10FFFF}]/gu, '\ufffd')) },
   },
