@@ -148,7 +148,10 @@ test.describe('mutant guards', () => {
       if (!target || target.level === 'NOT-ASSESSED') problems.push(`${m.name}: breaks ${m.breaks}, not an assessed requirement`);
       if (!expected.mutants[m.name]?.fails.includes(m.breaks)) problems.push(`${m.name}: its target ${m.breaks} is not in its expected failures`);
       if (!m.description.trim()) problems.push(`${m.name}: no description`);
-      if (Object.keys(m.hooks).length !== 1) problems.push(`${m.name}: modifies ${Object.keys(m.hooks).length} steps; a mutant modifies exactly one`);
+      // One deviation, in one step, or two where it takes a step that decides and one that answers (a stack's own
+      // page rendered on the wire; Ids assigned as numbers and listed as JSON numbers).
+      const steps = Object.keys(m.hooks).length;
+      if (steps < 1 || steps > 2) problems.push(`${m.name}: modifies ${steps} steps; a mutant modifies one, or two that make one deviation`);
     }
     expect(problems).toEqual([]);
   });

@@ -46,7 +46,6 @@ function firstValueEnd(text: string): number {
 const missingParameter = (action: string | null, version: string | null) => (action === null ? 'Action' : version === null ? 'Version' : null);
 
 let traceCounter = 0;
-const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'] as const;
 
 export const STACKS = family({
   /**
@@ -109,19 +108,13 @@ export const STACKS = family({
    */
   aspNetModelBindingProblem: {
     breaks: 'ENV-02',
-    description: 'a create body that does not bind (not JSON, not an object, a field not a string) gets ASP.NET\'s ValidationProblemDetails (application/problem+json, no ResponseMetadata)',
+    description: 'a create body that does not bind (not JSON, not an object) gets ASP.NET\'s ValidationProblemDetails (application/problem+json, no ResponseMetadata)',
     hooks: {
       parseBody: (raw, op: Operation) => {
         const parsed = defaultHooks.parseBody(raw, op);
         if (!(parsed instanceof ApiError) || op !== 'CreateAssetGroup') return parsed;
         const trace = `00-${(++traceCounter).toString(16).padStart(32, '0')}-${'0'.repeat(15)}1-00`;
         return aspNetValidationProblem({ $: [`The JSON value could not be converted to CreateAssetGroupRequest. Path: $ | LineNumber: 0 | BytePositionInLine: 0.`], request: ['The request field is required.'] }, trace);
-      },
-      validateCreate: (body, ctx) => {
-        const wrong = CREATE_FIELDS.find((f) => body[f] !== undefined && typeof body[f] !== 'string');
-        if (wrong === undefined) return defaultHooks.validateCreate(body, ctx);
-        const trace = `00-${(++traceCounter).toString(16).padStart(32, '0')}-${'0'.repeat(15)}1-00`;
-        return aspNetValidationProblem({ [`$.${wrong}`]: [`The JSON value could not be converted to System.String. Path: $.${wrong} | LineNumber: 0 | BytePositionInLine: 1.`] }, trace);
       },
       wire: stackPages,
     },

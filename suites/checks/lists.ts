@@ -149,12 +149,6 @@ export function totalCountIs(expected: number): Check {
   });
 }
 
-export function emptyPage(ex: Exchange): Failure | undefined {
-  const list = items(ex);
-  if (!list || list.length !== 0) return fail(emptyPage, `Items ${show(list)}`, 'Items: [] when nothing matches on this page', 'return an empty Items array past the last match');
-  return undefined;
-}
-
 export function pagingEchoes(pageNumber: number, pageSize: number): Check {
   return named('pagingEchoes', (ex) => {
     const got = { PageNumber: readPointer(ex.response?.json, '/Result/PageNumber'), PageSize: readPointer(ex.response?.json, '/Result/PageSize') };
