@@ -22,7 +22,7 @@ import { startReferenceServer, type ReferenceOptions } from '../reference/server
 import { referenceUsers } from '../reference/config';
 import { attachmentsOf, referenceTokenEnv, testsOfReport, type JsonReport } from '../tests/harness';
 import { datasetFile, type Dataset } from '../suites/dataset';
-import type { RequestStats } from '../suites/request-stats';
+import type { RequestStats } from '../client/request-stats';
 import { ROOT, runTimed, type Timed } from './measure';
 import { cpu, disturbed, median, resultsMarkdown, s, summaryTable, type BenchResults } from './report';
 

@@ -43,7 +43,7 @@ const EXIT = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
 /**
  * What agc prints of text it did not write (an error's message, a report's field) is one line:
  * control characters made visible, and `::` / `##` broken so a CI runner never reads a workflow
- * command in it (the suites do the same for the target's text, suites/safe-text.ts).
+ * command in it (the suites do the same for the target's text, client/safe-text.ts).
  */
 function safe(text) {
   // eslint-disable-next-line no-control-regex

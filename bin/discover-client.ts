@@ -6,7 +6,7 @@
  * discover-paging.ts) ask through it.
  */
 import { randomBytes } from 'node:crypto';
-import { send, type Exchange } from '../suites/exchange';
+import { send, type Exchange } from '../client/exchange';
 import { readPointer, type Profile } from '../schemas/profile';
 
 /**

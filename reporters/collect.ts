@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { redactText, secretPattern, secretsFromEnv } from '../suites/redact';
-import { guardConsoleText, oneLine } from '../suites/safe-text';
-import { EVIDENCE_DEPTH, evidenceBytes } from '../suites/evidence';
+import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
+import { guardConsoleText, oneLine } from '../client/safe-text';
+import { EVIDENCE_DEPTH, evidenceBytes } from '../client/evidence';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { summarize, type ConformanceSummary, type FailureEvidence, type Outcome, type RunFacts } from './verdict';
 import { loadWaivers } from './waivers';

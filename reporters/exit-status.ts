@@ -2,7 +2,7 @@ import type { FullResult } from '@playwright/test/reporter';
 import { ConformanceReporter } from './collect';
 import type { ConformanceSummary } from './verdict';
 import { baselineLine } from './baseline';
-import { oneLine } from '../suites/safe-text';
+import { oneLine } from '../client/safe-text';
 
 /**
  * Makes the run's exit status the verdict's: a failed SHOULD or MAY is a warning and leaves a

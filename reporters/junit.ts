@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConformanceReporter } from './collect';
 import { PROFILE_HINT, type ConformanceSummary, type RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
-import { oneLine } from '../suites/safe-text';
+import { oneLine } from '../client/safe-text';
 
 /** Target text in JUnit: each line its own, control characters visible, workflow-command prefixes broken. */
 const eachLine = (text: string) => text.split('\n').map((l) => oneLine(l)).join('\n');

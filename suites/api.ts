@@ -1,26 +1,25 @@
 /**
- * The kit's client: sends the kit's requests to the target and keeps every exchange as evidence.
- * What it leans on lives beside it, one concern a file: the request budget (budget.ts), the
- * liveness breaker (liveness.ts), Retry-After (retry.ts), token redaction (redact.ts) and the
- * benchmarks' request stats (request-stats.ts). The suites import those, the concurrency helpers
- * (concurrency.ts) and list bodies (list-body.ts) from here.
+ * The suites' client: sends the kit's requests as one of the configured tokens and keeps every
+ * exchange as evidence. The HTTP client room below it (client/: sending, decoding, timeouts, the
+ * User-Agent, redaction, evidence bounds, the request budget, the liveness breaker, Retry-After,
+ * request stats, concurrency) is shared with discover and anything else that talks to a target.
  */
 import { randomBytes } from 'node:crypto';
-import { spendCreate, spendRequest } from './budget';
+import { spendCreate, spendRequest } from '../client/budget';
 import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from './config';
-import type { Exchange, SendOptions } from './exchange';
+import type { Exchange, SendOptions } from '../client/exchange';
 import type { OperationId } from './checks';
-import { noteAnswer, sendWhileAlive } from './liveness';
-import { redactTokens } from './redact';
-import { requestStats, type RequestStats, type Span } from './request-stats';
-import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from './retry';
+import { noteAnswer, sendWhileAlive } from '../client/liveness';
+import { redactTokens } from '../client/redact';
+import { requestStats, type RequestStats, type Span } from '../client/request-stats';
+import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 
-export { BudgetError } from './budget';
-export { ahead, CONCURRENCY, inOrder, together } from './concurrency';
+export { BudgetError } from '../client/budget';
+export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
 export { listBody, type ListQuery } from './list-body';
-export { redactTokens } from './redact';
-export { longestChain, type RequestStats } from './request-stats';
-export { RATE_LIMITED_REASON, rateLimitedOut, retryAfterMs, type RetryCounts } from './retry';
+export { redactTokens } from '../client/redact';
+export { longestChain, type RequestStats } from '../client/request-stats';
+export { RATE_LIMITED_REASON, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 
 export const VERSION = '2024-01-01';
 

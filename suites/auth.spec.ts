@@ -13,7 +13,7 @@ import {
   tokenAccepted,
   type OperationId,
 } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import type { Dataset } from './dataset';
 import { together, type CallOptions } from './api';
 

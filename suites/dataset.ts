@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { boundExchange } from './evidence';
-import { ensureRunDir, runDirOf, writePrivate } from './run-dir';
+import { boundExchange } from '../client/evidence';
+import { ensureRunDir, runDirOf, writePrivate } from '../client/run-dir';
 import { Api, CONCURRENCY, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
 import { blocked } from './blocked';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import { listShape, type Failure } from './checks';
 import { ownRequirement } from './blocked';
 import type { Profile } from '../schemas/profile';
@@ -166,7 +166,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
   let creates = api.requestStats();
   try {
     const planned = plan(config.namePrefix, (role) => api.has(role), profile);
-    // As many at once as a test's independent requests (suites/concurrency.ts): the run's few groups in one round trip.
+    // As many at once as a test's independent requests (client/concurrency.ts): the run's few groups in one round trip.
     const queue = [...planned];
     const workers = Array.from({ length: CONCURRENCY }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {

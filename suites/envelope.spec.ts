@@ -13,7 +13,7 @@ import {
   succeeded,
   type Step,
 } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 
 // The answers judged here were sent once, by the create-and-wait phase (suites/dataset.ts): the
 // run's first create, the preflight's list with body {}, and the client mistakes it provoked.

@@ -1,12 +1,12 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { loadConfig, type KitConfig, ConfigError, TOKEN_VARIABLES, type TokenRole } from './config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy } from './api';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure } from './checks';
 import { loadDataset, itemsOf, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 import { blocked, ownRequirement } from './blocked';
-import { evidenceJson } from './evidence';
+import { evidenceJson } from '../client/evidence';
 import { readPointer, type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';

@@ -1,11 +1,11 @@
 import { loadConfig, type KitConfig } from './config';
 import { Api } from './api';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import { buildDataset, saveDataset } from './dataset';
 import { profile } from '../schemas';
-import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from './run-dir';
-import { oneLine } from './safe-text';
-import { redactText, secretPattern, secretsOf } from './redact';
+import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
+import { oneLine } from '../client/safe-text';
+import { redactText, secretPattern, secretsOf } from '../client/redact';
 
 /**
  * One request before anything else. A target that is down, hangs, or answers something that is

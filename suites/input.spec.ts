@@ -3,7 +3,7 @@ import { test, requirement, groupsOf, listBody, RawBody, LISTED, pagingAssessabl
 import { checkProperty } from './property';
 import { ERROR_BODY, JSON_ANSWER, clientError, envelopePresent, errorKindReadable, errorWith, noServerError, owned, pagingEchoes, pagingBounds, type Check, type Step } from './checks';
 import type { Dataset } from './dataset';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import type { KitConfig } from './config';
 import { ahead } from './api';
 
@@ -37,13 +37,13 @@ async function sendCreate(api: Api, body: unknown): Promise<Exchange> {
   return (await api.create(body as Record<string, unknown>)).exchange;
 }
 
-/** The next answer, in the order the requests were listed to ahead() (suites/concurrency.ts). */
+/** The next answer, in the order the requests were listed to ahead() (client/concurrency.ts). */
 const inTurn = <T>(answers: Promise<T>[]) => () => answers.shift()!;
 
 /**
  * fast-check tries a property's runs one after another. Each property below sends one request per
  * run, built from the run's values alone, so the runs' requests are sent ahead (ahead(), see
- * suites/concurrency.ts) and each run takes the answer to its values. The values are those fc.check (suites/property.ts)
+ * client/concurrency.ts) and each run takes the answer to its values. The values are those fc.check (suites/property.ts)
  * is about to draw: fc.sample of a tuple of the same arbitraries, with the same seed, numRuns and
  * replay path, yields that very sequence (sampling the property object would not: fast-check biases
  * it differently). A run whose values were not foreseen (a replay path that shrinks) sends its own.

@@ -3,7 +3,7 @@ import { test, requirement, groupsOf, itemsOf, listBody, LISTED, pagingAssessabl
 import type { Dataset } from './dataset';
 import { checkProperty } from './property';
 import { createdWithId, everyItem, filtersHold, itemsAtMost, listedBy, listsIncluding, owned, pagesPartition, pagingEchoes, type Check } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import type { Profile } from '../schemas/profile';
 import type { TestInfo } from '@playwright/test';
 

@@ -1,6 +1,6 @@
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED } from './fixtures';
 import { everyItem, filtersHold, listedBy, listsExactly, listsIncluding, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf, type Step } from './checks';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import { judgeVisibility } from './visibility';
 import type { ListQuery } from './api';
 import { together } from './api';

@@ -3,7 +3,7 @@ import { blocked } from './blocked';
 import { listShape, owned, resultPresent, visibleInTime, type Failure } from './checks';
 import type { TokenRole } from './config';
 import { blockByCause, type Dataset } from './dataset';
-import type { Exchange } from './exchange';
+import type { Exchange } from '../client/exchange';
 import type { Judge, Verify } from './fixtures';
 
 /**

@@ -17,9 +17,9 @@ import { loadCatalogue } from '../schemas/requirements';
 import HtmlReporter from '../reporters/html';
 import JsonReporter from '../reporters/json';
 import JunitReporter from '../reporters/junit';
-import { send } from '../suites/exchange';
-import { noteAnswer } from '../suites/liveness';
-import { ensureRunDir, removeRunDir, runDirOf } from '../suites/run-dir';
+import { send } from '../client/exchange';
+import { noteAnswer } from '../client/liveness';
+import { ensureRunDir, removeRunDir, runDirOf } from '../client/run-dir';
 
 test.setTimeout(300_000);
 
@@ -112,7 +112,7 @@ async function runKit(target: HostileTarget, label: string, extra: { env?: Recor
   return { status, stdout, stderr, reportDir, runId, durationMs: Date.now() - started, maxTreeRssMb: Math.round(maxRss / MiB) };
 }
 
-// ---------------------------------------------------------------- looking for a token, independently of suites/redact.ts
+// ---------------------------------------------------------------- looking for a token, independently of client/redact.ts
 
 /** The forms the hostile target writes a secret in. (JSON inside JSON doubles backslashes: the search collapses them first.) */
 function formsOf(secret: string): string[] {

@@ -1,4 +1,4 @@
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
 import { fail, owned, show, type Failure, type Owned } from './kit';
 

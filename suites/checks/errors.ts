@@ -1,4 +1,4 @@
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
 import { fail, named, owned, show, OPERATIONS, type Check, type CheckContext, type Failure, type OperationId, type Step } from './kit';
 import { JSON_ANSWER, envelopePresent } from './envelope';

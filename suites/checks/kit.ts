@@ -1,7 +1,7 @@
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../../client/exchange';
 import type { Profile } from '../../schemas/profile';
 import { readPointer } from '../../schemas/profile';
-import { oneLine } from '../safe-text';
+import { oneLine } from '../../client/safe-text';
 
 /**
  * Checks are small named pure functions over one captured exchange: they never send a request.

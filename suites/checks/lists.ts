@@ -1,4 +1,4 @@
-import type { Exchange } from '../exchange';
+import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
 import { fail, idsOf, items, named, owned, show, type Check, type CheckContext, type Failure, type Item, type Step } from './kit';
 import { resultPresent, status200 } from './envelope';
