@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { SPEC_DIR } from './profile';
@@ -34,3 +34,22 @@ export function loadCatalogue(file = REQUIREMENTS_PATH): Catalogue {
 }
 
 export const familyOf = (id: string): string => id.replace(/-\d+$/, '');
+
+export const REQUIREMENT_IDS_PATH = path.join(__dirname, '..', 'facts', 'requirement-ids.ts');
+
+/** facts/requirement-ids.ts: the assessed requirement IDs as a type, so a typo in a test's ID fails the type check. */
+export function renderRequirementIds(catalogue: Catalogue = loadCatalogue()): string {
+  const ids = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED').map((r) => r.id);
+  return [
+    '// Generated from spec/requirements.yaml by `npm run requirement-ids`; tests/catalogue.test.ts fails when it is stale.',
+    '/** Every assessed requirement of the catalogue: what a conformance test may cite. */',
+    `export const REQUIREMENT_IDS = [\n${ids.map((id) => `  '${id}',`).join('\n')}\n] as const;`,
+    'export type RequirementId = (typeof REQUIREMENT_IDS)[number];',
+    '',
+  ].join('\n');
+}
+
+if (require.main === module) {
+  writeFileSync(REQUIREMENT_IDS_PATH, renderRequirementIds());
+  console.log(`wrote ${path.relative(process.cwd(), REQUIREMENT_IDS_PATH)}`);
+}

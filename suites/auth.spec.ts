@@ -15,6 +15,7 @@ import {
 } from './checks';
 import type { Exchange } from '../client/exchange';
 import type { Dataset } from './dataset';
+import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
@@ -141,7 +142,7 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
     // cookie set on either is among them), without a token.
     const own = await together([() => api.call('ListAssetGroups', {}), ...OPERATIONS.map((op) => () => refusedCall(api, op, { as: null }))]);
     const cookies = cookiesSet(runExchanges(dataset, own));
-    test.info().annotations.push({ type: 'note', description: cookies.length ? `sent back ${cookies.length} cookie(s) the target set` : 'the target set no cookie during the run; sent without one' });
+    recordNote(test.info(), 'note', cookies.length ? `sent back ${cookies.length} cookie(s) the target set` : 'the target set no cookie during the run; sent without one');
     const answers = await together(OPERATIONS.map((op) => () => refusedCall(api, op, { as: null, cookies })));
     for (const answer of answers) await verify(answer, tokenAuthError);
   });

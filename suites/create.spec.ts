@@ -1,6 +1,6 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
 import { judgeVisibility } from './visibility';
-import { blocked } from './blocked';
+import { recordBlocked as blocked, recordLags, recordProfileMismatch, recordRetries } from '../facts/record';
 import {
   createdWithId,
   distinctCreatedIds,
@@ -76,8 +76,7 @@ test.describe('CREATE the create operation', () => {
       const plain = unit === undefined ? edge!.create : (await api.create(ascii)).exchange;
       if ((plain.response?.status ?? 0) >= 400) {
         const hint = `values at the profile's maximum lengths were refused${unit ? ', even in plain ASCII' : ' (plain ASCII)'}: the target's bounds are lower; set create.maxLength`;
-        testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
-        testInfo.skip(true, `profile mismatch: ${hint}`);
+        recordProfileMismatch(testInfo, hint);
       }
     }
     await verify(edge!.create, [createdWithId]);
@@ -91,9 +90,9 @@ test.describe('VIS eventual visibility of created groups', () => {
   test('VIS-01 Every created group becomes visible within the visibility timeout', requirement('VIS-01'), async ({ dataset, judge, verify }, testInfo) => {
     const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null);
     const lags = created.map((g) => ({ key: g.key, via: g.via, id: g.id, visibleAfterMs: g.visibleAfterMs }));
-    await testInfo.attach('visibility-lags', { body: JSON.stringify({ timeoutMs: dataset.visibilityTimeoutMs, polls: dataset.polls, lags }, null, 2), contentType: 'application/json' });
+    await recordLags(testInfo, { timeoutMs: dataset.visibilityTimeoutMs, polls: dataset.polls, lags });
     // The create phase's own 429/503 retries, for the reports' counts.
-    await testInfo.attach('retries', { body: JSON.stringify(dataset.retries), contentType: 'application/json' });
+    await recordRetries(testInfo, dataset.retries);
     // Groups created through a channel-bound token are CHAN-01's to judge: whether that token lists them.
     await judgeVisibility(dataset, judge, verify, 'primary');
   });

@@ -5,10 +5,10 @@ import { ensureRunDir, runDirOf, writePrivate } from '../client/run-dir';
 import { Api, CONCURRENCY, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
 import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
-import { blocked } from './blocked';
+import { recordBlocked as blocked } from '../facts/record';
 import type { Exchange } from '../client/exchange';
 import { listShape, type Failure } from './checks';
-import { ownRequirement } from './blocked';
+import { ownRequirement, recordEvidence, recordFinding } from '../facts/record';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
 
@@ -253,12 +253,11 @@ function notVisibility(dataset: Dataset, pending: string[]): Dataset['unseenBeca
  */
 function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): never {
   const info = test.info();
-  const body = Buffer.from(JSON.stringify({ requirement: cause.owner, failure: cause.failure, exchange: cause.exchange }, null, 2));
   if (ownRequirement(info) === cause.owner) {
-    info.attachments.push({ name: 'evidence', contentType: 'application/json', body });
+    recordEvidence(info, { failure: cause.failure, exchange: cause.exchange });
     throw new Error(`${cause.failure.check} failed\n  Received:   ${cause.failure.received}\n  Documented: ${cause.failure.documented}\n  Fix:        ${cause.failure.fix}`);
   }
-  info.attachments.push({ name: 'finding', contentType: 'application/json', body });
+  recordFinding(info, { requirement: cause.owner, failure: cause.failure, exchange: cause.exchange });
   blocked(info, [cause.owner], `${cause.failure.check}: ${cause.failure.received}`);
 }
 

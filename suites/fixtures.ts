@@ -5,16 +5,14 @@ import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure } from './checks';
 import { loadDataset, itemsOf, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
-import { blocked, ownRequirement } from './blocked';
-import { evidenceJson } from '../client/evidence';
+import { ownRequirement, recordBlocked as blocked, recordCheck, recordEvidence, recordFinding, recordProfileMismatch, recordRequests, recordRetries, recordRun, recordTargetIdentity } from '../facts/record';
 import { readPointer, type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
 export { groupsOf, itemsOf } from './dataset';
 export { LISTED } from './checks';
 
-/** The annotation that ties a test to its requirement; the title starts with the same ID. */
-export const requirement = (id: string) => ({ annotation: { type: 'requirement', description: id } });
+export { requirement } from '../facts/record';
 
 /** What the kit knows for a whole worker: configuration, the active profile, compiled validators. */
 export interface Kit {
@@ -33,11 +31,8 @@ export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
 /** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
 export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
 
-async function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): Promise<never> {
-  testInfo.annotations.push({ type: 'profile-mismatch', description: failure.profileMismatch! });
-  await testInfo.attach('evidence', { body: evidenceJson(Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange }), contentType: 'application/json' });
-  testInfo.skip(true, `profile mismatch: ${failure.profileMismatch}`);
-  throw new Error('unreachable');
+function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): never {
+  return recordProfileMismatch(testInfo, failure.profileMismatch!, Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange });
 }
 
 const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variable]) => [`Bearer <${variable}>`, role as TokenRole]));
@@ -53,7 +48,7 @@ async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, exchange: E
   // VIS-02's own test judges lost groups itself.
   if (lost.length && own !== 'VIS-02') {
     const finding = { check: 'staysVisible', received: `${lost.join(', ')} listed before, missing from this answer and from a read by Id just after`, documented: 'The operation reads the service\'s local snapshot and never queries the upstream system; results may lag behind the upstream state.', fix: 'once a group is in the snapshot, keep it there' };
-    await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'VIS-02', failure: finding, exchange }, null, 2), contentType: 'application/json' });
+    recordFinding(testInfo, { requirement: 'VIS-02', failure: finding, exchange });
     blocked(testInfo, ['VIS-02'], finding.received);
   }
   // Missing from a query by several Ids, yet each found when asked for alone: the Id filter drops Ids (LIST-04's).
@@ -65,7 +60,7 @@ async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, exchange: E
   const roomForAll = Array.isArray(askedIds) && pageNumber === p.list.pageNumber.minimum && typeof pageSize === 'number' && pageSize >= askedIds.length;
   if (foundAlone.length && roomForAll && askedIds.length > 1 && own !== 'LIST-04') {
     const finding = { check: 'idFilterHoldsAll', received: `${foundAlone.join(', ')} missing from a query by ${askedIds.length} Ids, and listed when asked for alone`, documented: 'List: a caller lists the asset groups of the current user, filtered by asset space, group type, logical ID and name.', fix: 'match every Id of the Id filter, not only the first' };
-    await testInfo.attach('finding', { body: JSON.stringify({ requirement: 'LIST-04', failure: finding, exchange }, null, 2), contentType: 'application/json' });
+    recordFinding(testInfo, { requirement: 'LIST-04', failure: finding, exchange });
     blocked(testInfo, ['LIST-04'], finding.received);
   }
 }
@@ -100,11 +95,7 @@ async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[
 const workerFacts = { run: false, identity: false };
 
 /** Skips the running test as not assessable: the target follows another profile on this point. */
-function mismatched(testInfo: TestInfo, hint: string): never {
-  testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
-  testInfo.skip(true, `profile mismatch: ${hint}`);
-  throw new Error('unreachable');
-}
+const mismatched = recordProfileMismatch;
 
 /** The paging requirements, where the target showed it does not read the profile's paging fields: not assessable, with the setting that fits. */
 export function pagingAssessable(dataset: Dataset): void {
@@ -150,18 +141,18 @@ const withClient = configured.extend<{ api: Api }>({
       workerFacts.run = true;
       const { baseURL, embedded, profilePath, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs } = kit.config;
       const facts = { baseURL, embedded, profile: { name: kit.context.profile.name, path: profilePath ?? null }, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs };
-      await testInfo.attach('run', { body: JSON.stringify(facts), contentType: 'application/json' });
+      await recordRun(testInfo, facts);
     }
     if (!workerFacts.identity) {
       const meta = api.exchanges.map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata).find((m) => typeof m?.Service === 'string');
       if (meta) {
         workerFacts.identity = true;
-        await testInfo.attach('target-identity', { body: JSON.stringify({ Service: meta.Service, Region: meta.Region }), contentType: 'application/json' });
+        await recordTargetIdentity(testInfo, { Service: meta.Service, Region: meta.Region });
       }
     }
-    if (api.retries[429] || api.retries[503]) await testInfo.attach('retries', { body: JSON.stringify(api.retries), contentType: 'application/json' });
+    if (api.retries[429] || api.retries[503]) await recordRetries(testInfo, api.retries);
     // For the benchmarks (bench/run.ts): how many requests this test sent and how deep their chain was.
-    await testInfo.attach('requests', { body: JSON.stringify(api.requestStats()), contentType: 'application/json' });
+    await recordRequests(testInfo, api.requestStats());
   },
 });
 
@@ -182,12 +173,7 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
 export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
   verify: async ({ kit, api, profile }, use, testInfo) => {
     const own = ownRequirement(testInfo);
-    const seen = new Set<string>();
-    const note = (name: string) => {
-      if (seen.has(name)) return;
-      seen.add(name);
-      testInfo.annotations.push({ type: 'check', description: name });
-    };
+    const note = (name: string) => recordCheck(testInfo, name);
     await use(async (exchange, steps) => {
       if (rateLimitedOut.has(exchange)) testInfo.skip(true, RATE_LIMITED_REASON);
       for (const step of steps) {
@@ -195,28 +181,28 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
         if (owner === own) note(check.name);
         const failure = check(exchange, kit.context);
         if (!failure) continue;
-        if (failure.profileMismatch) await notAssessable(testInfo, failure, exchange);
+        if (failure.profileMismatch) notAssessable(testInfo, failure, exchange);
         if (failure.missing?.length) await blockIfLost(testInfo, api, profile, exchange, failure.missing);
         if (owner !== own) {
           // A precondition of LIST-04's, where the target filters by Id under another name: not its finding, a mismatch.
           const idFilter = owner === 'LIST-04' ? loadDataset().profileMismatch?.idFilter : undefined;
           if (idFilter) mismatched(testInfo, idFilter);
-          await testInfo.attach('finding', { body: evidenceJson({ requirement: owner, failure, exchange }), contentType: 'application/json' });
+          recordFinding(testInfo, { requirement: owner!, failure, exchange });
           blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
         }
-        await testInfo.attach('evidence', { body: evidenceJson({ failure, exchange }), contentType: 'application/json' });
+        recordEvidence(testInfo, { failure, exchange });
         throw new Error(formatFailure(failure, exchange));
       }
     });
   },
   judge: async ({ kit, api, profile }, use, testInfo) => {
     await use(async (exchanges, check) => {
-      testInfo.annotations.push({ type: 'check', description: check.name });
+      recordCheck(testInfo, check.name);
       const failure = check(exchanges, kit.context);
       if (!failure) return;
-      if (failure.profileMismatch) await notAssessable(testInfo, failure, exchanges);
+      if (failure.profileMismatch) notAssessable(testInfo, failure, exchanges);
       if (failure.missing?.length) await blockIfLost(testInfo, api, profile, exchanges[0], failure.missing);
-      await testInfo.attach('evidence', { body: evidenceJson({ failure, exchange: exchanges[0], exchanges }), contentType: 'application/json' });
+      recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
       throw new Error(formatFailure(failure, exchanges[0]));
     });
   },

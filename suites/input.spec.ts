@@ -3,6 +3,7 @@ import { test, requirement, groupsOf, listBody, RawBody, LISTED, pagingAssessabl
 import { checkProperty } from './property';
 import { ERROR_BODY, JSON_ANSWER, clientError, envelopePresent, errorKindReadable, errorWith, noServerError, owned, pagingEchoes, pagingBounds, type Check, type Step } from './checks';
 import type { Dataset } from './dataset';
+import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
 import type { KitConfig } from './config';
 import { ahead } from './api';
@@ -109,7 +110,7 @@ test.describe('INPUT handling of bad input', () => {
     // Paging values of the wrong type are PAGE-07's (invalid paging values), so they are not drawn here.
     // A target that filters by Id under another name ignores the profile's: what it makes of a wrong type there says nothing.
     const idFilterKnown = !dataset.profileMismatch?.idFilter;
-    if (!idFilterKnown) testInfo.annotations.push({ type: 'not assessed here', description: `${filterField}.${filters.groupIds}: ${dataset.profileMismatch!.idFilter}` });
+    if (!idFilterKnown) recordNote(testInfo, 'notAssessedHere', `${filterField}.${filters.groupIds}: ${dataset.profileMismatch!.idFilter}`);
     const wrongBody = idFilterKnown ? fc.oneof(wrongFilter, wrongIds, wrongFilterObject) : fc.oneof(wrongFilter, wrongFilterObject);
     const answer = await sentAhead(kit.config, [wrongBody], (body) => api.call('ListAssetGroups', body));
     await checkProperty(testInfo, kit.config, fc.asyncProperty(wrongBody, async (body) => {
@@ -143,15 +144,13 @@ test.describe('INPUT handling of bad input', () => {
         if (!bound && answer.response?.status === 200) {
           const field = what.split(' ')[0];
           const hint = `a create with ${what} was accepted: the target does not require ${field}; set create.requiredFields without ${field}`;
-          testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
-          testInfo.skip(true, `profile mismatch: ${hint}`);
+          recordProfileMismatch(testInfo, hint);
         }
         if (bound && answer.response?.status === 200) {
           const far = await sendCreate(api, { ...body, [bound.field]: `${body[bound.field]}`.padEnd(bound.max * 16 + 1, 'y') });
           if ((far.response?.status ?? 0) >= 400 && (far.response?.status ?? 0) < 500) {
             const hint = `${bound.field} of ${bound.max + 1} characters was accepted and one of ${bound.max * 16 + 1} refused: the target's bound lies between; set create.maxLength.${bound.field}`;
-            testInfo.annotations.push({ type: 'profile-mismatch', description: hint });
-            testInfo.skip(true, `profile mismatch: ${hint}`);
+            recordProfileMismatch(testInfo, hint);
           }
         }
         await verify(answer, rejects);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 import type { KitConfig } from './config';
+import { recordCounterexample, recordNote } from '../facts/record';
 
 /**
  * Runs one fast-check property against the target, replayably. No shrinking: against a live
@@ -19,7 +20,7 @@ export async function checkProperty<Ts>(testInfo: TestInfo, config: KitConfig, p
     interruptAfterTimeLimit: Math.max(5_000, testInfo.timeout - 10_000),
     markInterruptAsFailure: true,
   });
-  testInfo.annotations.push({ type: 'property', description: `seed ${config.seed}, ${details.numRuns} runs` });
+  recordNote(testInfo, 'property', `seed ${config.seed}, ${details.numRuns} runs`);
   // A check inside the property asked to skip (the target rate-limited the kit): fast-check caught
   // that as a failure, but the test is not assessable, not failed.
   if (testInfo.expectedStatus === 'skipped') testInfo.skip(true, testInfo.annotations.findLast((a) => a.type === 'skip')?.description);
@@ -32,7 +33,7 @@ export async function checkProperty<Ts>(testInfo: TestInfo, config: KitConfig, p
       interrupted: details.interrupted,
       replay,
     };
-    await testInfo.attach('counterexample', { body: JSON.stringify(counterexample, null, 2), contentType: 'application/json' });
+    await recordCounterexample(testInfo, counterexample);
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted: the time limit was reached');
     throw new Error(`property failed after ${details.numRuns} run(s) on ${counterexample.counterexample ?? 'no counterexample'}\n${cause}\nReplay: ${replay}`);
   }

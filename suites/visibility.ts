@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { blocked } from './blocked';
+import { recordBlocked as blocked } from '../facts/record';
 import { listShape, owned, resultPresent, visibleInTime, type Failure } from './checks';
 import type { TokenRole } from './config';
 import { blockByCause, type Dataset } from './dataset';

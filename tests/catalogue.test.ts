@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadCatalogue, familyOf, LEVELS } from '../schemas/requirements';
+import { loadCatalogue, familyOf, LEVELS, REQUIREMENT_IDS_PATH, renderRequirementIds } from '../schemas/requirements';
 import { ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
 
 const FAMILIES = ['ENV', 'VER', 'AUTH', 'ERR', 'CREATE', 'LIST', 'PAGE', 'SCOPE', 'CHAN', 'VIS', 'SCHEMA', 'INPUT'];
@@ -46,6 +46,11 @@ test('every spec field quotes the spec verbatim', () => {
 test('every MUST and SHOULD says what its test assumes', () => {
   const silent = catalogue.requirements.filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && !(Array.isArray(r.assumes) && r.assumes.length && r.assumes.every((a) => typeof a === 'string' && a.trim()))).map((r) => r.id);
   expect(silent, 'MUST and SHOULD requirements without an assumes list').toEqual([]);
+});
+
+test('facts/requirement-ids.ts, the type every test cites its ID through, is up to date', () => {
+  const current = existsSync(REQUIREMENT_IDS_PATH) ? readFileSync(REQUIREMENT_IDS_PATH, 'utf8') : '';
+  expect(current === renderRequirementIds(catalogue), 'facts/requirement-ids.ts differs from spec/requirements.yaml: run npm run requirement-ids').toBe(true);
 });
 
 test('requirement IDs are unique', () => {

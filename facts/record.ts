@@ -1,0 +1,134 @@
+/**
+ * The run-facts protocol, writing side: everything a conformance test records for the reports goes
+ * through these functions, and the reporters read it back through facts/read.ts. Nothing else in
+ * suites/ names an annotation or an attachment; nothing in reporters/ parses one by hand.
+ *
+ * Facts travel as Playwright annotations and attachments (so merged shards carry them too); their
+ * names and payload types are defined once, here.
+ */
+import type { TestInfo } from '@playwright/test';
+import type { Exchange } from '../client/exchange';
+import { evidenceJson } from '../client/evidence';
+import type { RequestStats } from '../client/request-stats';
+import type { RetryCounts } from '../client/retry';
+import type { Failure } from '../suites/checks/kit';
+import type { RequirementId } from './requirement-ids';
+
+/** Annotation types a test writes. */
+export const ANNOTATION = {
+  requirement: 'requirement',
+  check: 'check',
+  blocked: 'blocked',
+  profileMismatch: 'profile-mismatch',
+  property: 'property',
+  note: 'note',
+  notAssessedHere: 'not assessed here',
+} as const;
+
+/** Attachment names a test writes, each with one payload type (below). */
+export const ATTACHMENT = {
+  evidence: 'evidence',
+  finding: 'finding',
+  run: 'run',
+  targetIdentity: 'target-identity',
+  retries: 'retries',
+  requests: 'requests',
+  visibilityLags: 'visibility-lags',
+  counterexample: 'counterexample',
+} as const;
+
+/** A failed check of the test's own requirement, with what was exchanged. */
+export interface EvidenceFact {
+  failure: Failure;
+  exchange?: Exchange;
+  exchanges?: Exchange[];
+}
+
+/** A failed precondition: the finding of the requirement that owns it, noticed by this test. */
+export interface FindingFact extends EvidenceFact {
+  requirement: string;
+}
+
+/** What the run was, attached once per worker. */
+export interface RunFact {
+  baseURL: string;
+  embedded: boolean;
+  profile: { name: string; path: string | null };
+  seed: number;
+  numRuns: number;
+  runId: string;
+  visibilityTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export interface TargetIdentityFact {
+  Service: unknown;
+  Region: unknown;
+}
+
+export interface LagsFact {
+  timeoutMs: number;
+  polls: number;
+  lags: { key: string; via: string; id: string; visibleAfterMs: number | null }[];
+}
+
+export interface CounterexampleFact {
+  seed: number;
+  path: string | null | undefined;
+  counterexample: string | null;
+  interrupted: boolean;
+  replay: string;
+}
+
+const json = (value: unknown) => ({ body: JSON.stringify(value, null, 2), contentType: 'application/json' });
+
+/** The test's details that tie it to its requirement; the title starts with the same ID. */
+export const requirement = (id: RequirementId) => ({ annotation: { type: ANNOTATION.requirement, description: id } });
+
+/** The requirement a test judges. */
+export const ownRequirement = (testInfo: TestInfo): string | undefined => testInfo.annotations.find((a) => a.type === ANNOTATION.requirement)?.description;
+
+/** A check the test applied as its own judgement. */
+export function recordCheck(testInfo: TestInfo, name: string): void {
+  if (!testInfo.annotations.some((a) => a.type === ANNOTATION.check && a.description === name)) testInfo.annotations.push({ type: ANNOTATION.check, description: name });
+}
+
+/** A failure of the test's own check, bounded and redacted (client/evidence.ts). Synchronous, so it may be recorded just before a throw. */
+export function recordEvidence(testInfo: TestInfo, fact: EvidenceFact): void {
+  testInfo.attachments.push({ name: ATTACHMENT.evidence, contentType: 'application/json', body: Buffer.from(evidenceJson(fact)) });
+}
+
+/** Another requirement's finding, noticed here. */
+export function recordFinding(testInfo: TestInfo, fact: FindingFact): void {
+  testInfo.attachments.push({ name: ATTACHMENT.finding, contentType: 'application/json', body: Buffer.from(evidenceJson(fact)) });
+}
+
+/**
+ * Skips the running test as blocked by the requirements whose failure left it nothing to judge.
+ * A blocked requirement counts in no failure total; the verdict is decided by the root cause.
+ */
+export function recordBlocked(testInfo: TestInfo, owners: string[], reason: string): never {
+  for (const owner of owners) testInfo.annotations.push({ type: ANNOTATION.blocked, description: owner });
+  testInfo.skip(true, `blocked by ${owners.join(', ')}: ${reason}`);
+  throw new Error('unreachable');
+}
+
+/** Skips the running test as not assessable: the target follows another profile here; `hint` names the setting that fits. */
+export function recordProfileMismatch(testInfo: TestInfo, hint: string, evidence?: EvidenceFact): never {
+  testInfo.annotations.push({ type: ANNOTATION.profileMismatch, description: hint });
+  if (evidence) recordEvidence(testInfo, evidence);
+  testInfo.skip(true, `profile mismatch: ${hint}`);
+  throw new Error('unreachable');
+}
+
+/** A line for the report about how the test ran (a property's seed, what was sent back, what was left out and why). */
+export function recordNote(testInfo: TestInfo, kind: 'property' | 'note' | 'notAssessedHere', description: string): void {
+  testInfo.annotations.push({ type: ANNOTATION[kind], description });
+}
+
+export const recordRun = (testInfo: TestInfo, fact: RunFact) => testInfo.attach(ATTACHMENT.run, json(fact));
+export const recordTargetIdentity = (testInfo: TestInfo, fact: TargetIdentityFact) => testInfo.attach(ATTACHMENT.targetIdentity, json(fact));
+export const recordRetries = (testInfo: TestInfo, counts: RetryCounts) => testInfo.attach(ATTACHMENT.retries, json(counts));
+export const recordRequests = (testInfo: TestInfo, stats: RequestStats) => testInfo.attach(ATTACHMENT.requests, json(stats));
+export const recordLags = (testInfo: TestInfo, fact: LagsFact) => testInfo.attach(ATTACHMENT.visibilityLags, json(fact));
+export const recordCounterexample = (testInfo: TestInfo, fact: CounterexampleFact) => testInfo.attach(ATTACHMENT.counterexample, json(fact));
