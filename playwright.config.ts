@@ -1,12 +1,20 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { loadConfig, prepareRunEnvironment, ConfigError } from './suites/config';
+import { loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './suites/config';
 import { loadProfile, ProfileError } from './schemas/profile';
 import { loadCatalogue } from './schemas/requirements';
 import { loadWaivers, WaiverError } from './reporters/waivers';
+import { loadBaseline, BaselineError } from './reporters/baseline';
 
 // Decided once in the runner and inherited by every worker through the environment.
 prepareRunEnvironment();
+
+// The configuration (environment, .env, and `agc run` options, which bin/agc.mjs turns into the
+// environment) is resolved here, once per process, by suites/config.ts, and handed on as one typed
+// object: to the workers and global setup as the `kitConfig` option, to the reporters in their
+// FullConfig (config.projects[0].use). Playwright evaluates this file in every worker too; the run's
+// random values are in the environment by then, so each worker resolves the same configuration, and
+// the embedded server's URL, which only exists once its webServer is up (AG_REFERENCE_URL).
 
 function configOrExit() {
   try {
@@ -17,11 +25,14 @@ function configOrExit() {
     // Required only now: loading the validators compiles the profile, which must be readable first.
     const { checkProfileConsistency } = require('./schemas') as typeof import('./schemas');
     const inconsistent = checkProfileConsistency(profile);
-    if (inconsistent.length) throw new ConfigError(`AG_PROFILE ${config.profilePath}: its settings and its $defs disagree:\n  - ${inconsistent.join('\n  - ')}`);
-    loadWaivers(process.env.AG_WAIVERS, new Set(loadCatalogue().requirements.map((r) => r.id)));
+    if (inconsistent.length)
+      throw new ConfigError(`AG_PROFILE ${config.profilePath}: its settings and its $defs disagree:\n  - ${inconsistent.join('\n  - ')}`);
+    loadWaivers(config.waiversPath, new Set(loadCatalogue().requirements.map((r) => r.id)));
+    // And the baseline: a wrong one is one line naming AG_BASELINE before the webServer starts.
+    loadBaseline(config.baselinePath);
     return config;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ProfileError || error instanceof WaiverError) {
+    if (error instanceof ConfigError || error instanceof ProfileError || error instanceof WaiverError || error instanceof BaselineError) {
       // A configuration mistake is the user's to fix: say which variable, no stack trace.
       console.error(`conformance kit: configuration error: ${error.message}`);
       process.exit(3);
@@ -34,7 +45,7 @@ function configOrExit() {
 const merging = process.argv.includes('merge-reports');
 const kit = merging ? { ...loadConfig({ ...process.env, AG_BASE_URL: '', AG_PROFILE: '' }), embedded: false } : configOrExit();
 
-export default defineConfig({
+export default defineConfig<{}, KitWorkerOptions>({
   testDir: 'suites',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
@@ -51,7 +62,7 @@ export default defineConfig({
   // Beside the run's reports, so two runs with their own report folders never share one.
   outputDir: path.join(kit.reportDir, 'test-output'),
   // Traces and screenshots would capture request headers; the kit records its own redacted evidence.
-  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  use: { trace: 'off', screenshot: 'off', video: 'off', kitConfig: kit },
   // One setting chooses the target: without AG_BASE_URL the embedded reference server is started.
   webServer: kit.embedded
     ? {

@@ -21,7 +21,10 @@ export const s = (ms: number) => (ms / 1000).toFixed(2);
 export const disturbed = (r: { wallMs: number; othersS?: number }) => (r.othersS ?? 0) > 0.5 * (r.wallMs / 1000);
 const mark = (r: { wallMs: number; othersS?: number }) => (disturbed(r) ? ' †' : '');
 /** CPU of the run and of everything else on the machine meanwhile, when measurable. */
-export const cpu = (r: { cpuS?: number; targetCpuS?: number; othersS?: number }) => (r.cpuS === undefined ? 'CPU not measured' : `CPU: kit ${r.cpuS.toFixed(1)} s, target ${r.targetCpuS?.toFixed(1) ?? '?'} s, other processes ${r.othersS?.toFixed(1) ?? '?'} s`);
+export const cpu = (r: { cpuS?: number; targetCpuS?: number; othersS?: number }) =>
+  r.cpuS === undefined
+    ? 'CPU not measured'
+    : `CPU: kit ${r.cpuS.toFixed(1)} s, target ${r.targetCpuS?.toFixed(1) ?? '?'} s, other processes ${r.othersS?.toFixed(1) ?? '?'} s`;
 const x = (ratio: number) => `${ratio.toFixed(2)}×`;
 
 function machine(): string[] {
@@ -81,27 +84,64 @@ export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: B
     const rs = results.get(scenario.key)!;
     const wall = median(rs.map((r) => r.wallMs));
     rows.push({ measure: `${scenario.label}: wall time (s)`, values: rs.map((r) => `${s(r.wallMs)}${mark(r)}`), median: s(wall), goal: '', met: '' });
-    rows.push({ measure: `${scenario.label}: HTTP requests (server count)`, values: rs.map((r) => String(r.requests)), median: String(median(rs.map((r) => r.requests))), goal: '', met: '' });
+    rows.push({
+      measure: `${scenario.label}: HTTP requests (server count)`,
+      values: rs.map((r) => String(r.requests)),
+      median: String(median(rs.map((r) => r.requests))),
+      goal: '',
+      met: '',
+    });
     if (scenario.goal && plain) {
       const ratio = wall / plainMedian;
-      rows.push({ measure: `${scenario.label}: ÷ plain run`, values: rs.map((r, i) => (plain[i] ? x(r.wallMs / plain[i].wallMs) : '')), median: x(ratio), goal: `≤ ${scenario.goal.toFixed(2)}×`, met: ratio <= scenario.goal ? 'yes' : '**no**' });
+      rows.push({
+        measure: `${scenario.label}: ÷ plain run`,
+        values: rs.map((r, i) => (plain[i] ? x(r.wallMs / plain[i].wallMs) : '')),
+        median: x(ratio),
+        goal: `≤ ${scenario.goal.toFixed(2)}×`,
+        met: ratio <= scenario.goal ? 'yes' : '**no**',
+      });
     }
     if (scenario.goalPlusMs !== undefined && plain) {
       const extra = wall - plainMedian;
-      rows.push({ measure: `${scenario.label}: − plain run (s)`, values: rs.map((r, i) => (plain[i] ? s(r.wallMs - plain[i].wallMs) : '')), median: s(extra), goal: `≤ +${s(scenario.goalPlusMs)}`, met: extra <= scenario.goalPlusMs ? 'yes' : '**no**' });
+      rows.push({
+        measure: `${scenario.label}: − plain run (s)`,
+        values: rs.map((r, i) => (plain[i] ? s(r.wallMs - plain[i].wallMs) : '')),
+        median: s(extra),
+        goal: `≤ +${s(scenario.goalPlusMs)}`,
+        met: extra <= scenario.goalPlusMs ? 'yes' : '**no**',
+      });
     }
     rows.push({ measure: `${scenario.label}: floor (s)`, values: rs.map((r) => s(r.floorMs)), median: s(median(rs.map((r) => r.floorMs))), goal: '', met: '' });
-    rows.push({ measure: `${scenario.label}: run ÷ floor`, values: rs.map((r) => x(r.wallMs / r.floorMs)), median: x(median(rs.map((r) => r.wallMs / r.floorMs))), goal: '', met: '' });
+    rows.push({
+      measure: `${scenario.label}: run ÷ floor`,
+      values: rs.map((r) => x(r.wallMs / r.floorMs)),
+      median: x(median(rs.map((r) => r.wallMs / r.floorMs))),
+      goal: '',
+      met: '',
+    });
   }
   if (matrix.length) {
     const wall = median(matrix.map((m) => m.wallMs));
     const shown = (m: MatrixResult) => `${m.timedOut ? `> ${s(m.wallMs)} (stopped)` : s(m.wallMs)}${mark(m)}`;
     const mid = [...matrix].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(matrix.length / 2)];
-    rows.push({ measure: 'mutant matrix: wall time (s)', values: Array.from({ length: runs }, (_, i) => (matrix[i] ? shown(matrix[i]) : '')), median: `${shown(mid)}${matrix.length < runs ? ` (${matrix.length} run${matrix.length > 1 ? 's' : ''})` : ''}`, goal: `≤ ${MATRIX_GOAL_S} s`, met: !mid.timedOut && wall / 1000 <= MATRIX_GOAL_S ? 'yes' : '**no**' });
+    rows.push({
+      measure: 'mutant matrix: wall time (s)',
+      values: Array.from({ length: runs }, (_, i) => (matrix[i] ? shown(matrix[i]) : '')),
+      median: `${shown(mid)}${matrix.length < runs ? ` (${matrix.length} run${matrix.length > 1 ? 's' : ''})` : ''}`,
+      goal: `≤ ${MATRIX_GOAL_S} s`,
+      met: !mid.timedOut && wall / 1000 <= MATRIX_GOAL_S ? 'yes' : '**no**',
+    });
   } else {
-    rows.push({ measure: 'mutant matrix: wall time (s)', values: Array.from({ length: runs }, () => ''), median: matrixNote, goal: `≤ ${MATRIX_GOAL_S} s`, met: 'n/a' });
+    rows.push({
+      measure: 'mutant matrix: wall time (s)',
+      values: Array.from({ length: runs }, () => ''),
+      median: matrixNote,
+      goal: `≤ ${MATRIX_GOAL_S} s`,
+      met: 'n/a',
+    });
   }
-  const footnote = '† other processes on the machine used more than half a core on average during that run (see Details): the figure is slower than the kit alone.';
+  const footnote =
+    '† other processes on the machine used more than half a core on average during that run (see Details): the figure is slower than the kit alone.';
   return `${table(rows, runs)}\n\n${footnote}`;
 }
 
@@ -111,7 +151,10 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
   for (const scenario of scenarios) {
     const rs = results.get(scenario.key)!;
     const mid = [...rs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(rs.length / 2)];
-    const top = [...mid.tests].filter((t) => t.requests).sort((a, b) => b.requests!.chain - a.requests!.chain || b.durationMs - a.durationMs).slice(0, 5);
+    const top = [...mid.tests]
+      .filter((t) => t.requests)
+      .sort((a, b) => b.requests!.chain - a.requests!.chain || b.durationMs - a.durationMs)
+      .slice(0, 5);
     details.push(
       `### ${scenario.label}`,
       '',
@@ -122,7 +165,10 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
       '',
       '| run | wall (s) | requests | verdict | CPU of the kit (s) | CPU of the target (s) | CPU of other processes (s) |',
       '| --- | --- | --- | --- | --- | --- | --- |',
-      ...rs.map((r, i) => `| ${i + 1} | ${s(r.wallMs)} | ${r.requests} | ${r.verdict} (exit ${r.exitCode}) | ${r.cpuS?.toFixed(1) ?? '?'} | ${r.targetCpuS?.toFixed(1) ?? '?'} | ${r.othersS?.toFixed(1) ?? '?'} |`),
+      ...rs.map(
+        (r, i) =>
+          `| ${i + 1} | ${s(r.wallMs)} | ${r.requests} | ${r.verdict} (exit ${r.exitCode}) | ${r.cpuS?.toFixed(1) ?? '?'} | ${r.targetCpuS?.toFixed(1) ?? '?'} | ${r.othersS?.toFixed(1) ?? '?'} |`,
+      ),
       '',
       '| longest chains (median run) | requests | chain | test duration (s) |',
       '| --- | --- | --- | --- |',
@@ -130,7 +176,13 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
       '',
     );
   }
-  if (matrix.length) details.push('### mutant matrix', '', ...matrix.map((m, i) => `Run ${i + 1}: ${s(m.wallMs)} s${m.timedOut ? ' (stopped at the time limit)' : ''}, exit ${m.code} (${m.summary}); ${cpu(m)}.`), '');
+  if (matrix.length)
+    details.push(
+      '### mutant matrix',
+      '',
+      ...matrix.map((m, i) => `Run ${i + 1}: ${s(m.wallMs)} s${m.timedOut ? ' (stopped at the time limit)' : ''}, exit ${m.code} (${m.summary}); ${cpu(m)}.`),
+      '',
+    );
 
   return [
     '# Benchmarks',
@@ -140,7 +192,7 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
     '## Machine',
     '',
     ...machine(),
-    '- The machine may be shared: each run below gives the CPU seconds of the kit (its process tree, by GNU time), of the target (the reference server, in the bench\'s own process) and of the rest of the machine meanwhile (/proc/stat). A run during which other processes used more than half a core is run again (at most twice) and marked † if it stays disturbed.',
+    "- The machine may be shared: each run below gives the CPU seconds of the kit (its process tree, by GNU time), of the target (the reference server, in the bench's own process) and of the rest of the machine meanwhile (/proc/stat). A run during which other processes used more than half a core is run again (at most twice) and marked † if it stays disturbed.",
     '',
     '## Results',
     '',
@@ -156,11 +208,11 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
     '',
     '    floor = lag + (setup chain + longest test chain) × median request latency',
     '',
-    '- *setup chain* = 1 (the preflight) + the create phase\'s chain (rounds of at most 3 concurrent creates, retries included) + 1 (the visibility poll that first sees every group after the lag; the other polls overlap the lag);',
-    '- *longest test chain*: each test attaches `requests` (suites/fixtures.ts) with the number of requests it sent and its *chain*: the longest run of its requests in which each was sent after the previous one answered (requests under way at the same time count once). Tests run side by side on three workers, so the run\'s chain is at least the setup\'s plus the longest test\'s;',
+    "- *setup chain* = 1 (the preflight) + the create phase's chain (rounds of at most 3 concurrent creates, retries included) + 1 (the visibility poll that first sees every group after the lag; the other polls overlap the lag);",
+    "- *longest test chain*: each test attaches `requests` (suites/fixtures.ts) with the number of requests it sent and its *chain*: the longest run of its requests in which each was sent after the previous one answered (requests under way at the same time count once). Tests run side by side on three workers, so the run's chain is at least the setup's plus the longest test's;",
     '- *median request latency*: the median duration of every request the kit sent in that run, as the kit measured it.',
     '',
-    'The floor leaves out the process start of Playwright and its workers, and that tests share three workers (no test waits for visibility: the model-based PAGE-05 tests model it); the ratio run ÷ floor is how much of the run is the kit\'s own cost rather than the target\'s.',
+    "The floor leaves out the process start of Playwright and its workers, and that tests share three workers (no test waits for visibility: the model-based PAGE-05 tests model it); the ratio run ÷ floor is how much of the run is the kit's own cost rather than the target's.",
     '',
     '## Details',
     '',

@@ -94,9 +94,13 @@ export interface RunResult {
 }
 
 function testsOf(report: JsonReport): TestFigures[] {
-  return testsOfReport(report).map((t) => ({ title: t.title, status: t.result?.status ?? 'unknown', durationMs: t.result?.duration ?? 0, requests: attachmentsOf<RequestStats>(t, 'requests')[0] }));
+  return testsOfReport(report).map((t) => ({
+    title: t.title,
+    status: t.result?.status ?? 'unknown',
+    durationMs: t.result?.duration ?? 0,
+    requests: attachmentsOf<RequestStats>(t, 'requests')[0],
+  }));
 }
-
 
 async function conformanceRun(scenario: Scenario, round: number): Promise<RunResult> {
   const server = await startReferenceServer({ ...SERVER, ...scenario.server, users: referenceUsers({}) });
@@ -106,17 +110,24 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
   const jsonFile = path.join(work, 'report.json');
   try {
     const before = server.stats().requests;
-    const run = await runTimed([CLI, 'test', `--reporter=${REPORTERS.join(',')}`, `--output=${path.join(work, 'output')}`], {
-      ...referenceTokenEnv(),
-      ...KIT_ENV,
-      AG_BASE_URL: server.url,
-      AG_RUN_ID: runId,
-      AG_REPORT_DIR: path.join(work, 'report'),
-      PLAYWRIGHT_JSON_OUTPUT_FILE: jsonFile,
-    }, RUN_TIMEOUT_MS);
+    const run = await runTimed(
+      [CLI, 'test', `--reporter=${REPORTERS.join(',')}`, `--output=${path.join(work, 'output')}`],
+      {
+        ...referenceTokenEnv(),
+        ...KIT_ENV,
+        AG_BASE_URL: server.url,
+        AG_RUN_ID: runId,
+        AG_REPORT_DIR: path.join(work, 'report'),
+        PLAYWRIGHT_JSON_OUTPUT_FILE: jsonFile,
+      },
+      RUN_TIMEOUT_MS,
+    );
     const wallMs = run.wallMs;
     const requests = server.stats().requests - before;
-    if (!existsSync(jsonFile)) throw new Error(`${scenario.key} run ${round}: no JSON report (exit ${run.code}${run.timedOut ? ', stopped at the time limit' : ''})\n${run.output.slice(-2000)}`);
+    if (!existsSync(jsonFile))
+      throw new Error(
+        `${scenario.key} run ${round}: no JSON report (exit ${run.code}${run.timedOut ? ', stopped at the time limit' : ''})\n${run.output.slice(-2000)}`,
+      );
     const tests = testsOf(JSON.parse(readFileSync(jsonFile, 'utf8')));
     const summaryFile = path.join(work, 'report', 'conformance.json');
     const verdict = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as { verdict: string }).verdict : 'no report';
@@ -124,7 +135,10 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
     const setup = dataset?.requests;
     const durations = [...tests.flatMap((t) => t.requests?.durationsMs ?? []), ...(setup?.all.durationsMs ?? [])];
     const medianLatencyMs = median(durations);
-    const longest = tests.reduce((best, t) => ((t.requests?.chain ?? 0) > best.chain ? { title: t.title, chain: t.requests!.chain } : best), { title: '(none)', chain: 0 });
+    const longest = tests.reduce((best, t) => ((t.requests?.chain ?? 0) > best.chain ? { title: t.title, chain: t.requests!.chain } : best), {
+      title: '(none)',
+      chain: 0,
+    });
     const setupChain = 1 + (setup?.creates.chain ?? 0) + 1;
     const lagMs = scenario.server.lagMs ?? SERVER.lagMs ?? 0;
     return {
@@ -161,10 +175,17 @@ export interface MatrixResult extends Timed {
 /** The self-test's mutant matrix, as CI runs it (CI=1: two workers). */
 async function mutantMatrix(): Promise<MatrixResult> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-bench-matrix-'));
-  const run = await runTimed([CLI, 'test', '--config', 'tests/playwright.config.ts', 'tests/mutants.test.ts', `--output=${path.join(work, 'output')}`], { CI: '1' }, MATRIX_TIMEOUT_MS);
+  const run = await runTimed(
+    [CLI, 'test', '--config', 'tests/playwright.config.ts', 'tests/mutants.test.ts', `--output=${path.join(work, 'output')}`],
+    { CI: '1' },
+    MATRIX_TIMEOUT_MS,
+  );
   rmSync(work, { recursive: true, force: true });
   const plain = run.output.replace(/\u001b\[[0-9;]*m/g, '');
-  const counts = ['passed', 'failed', 'flaky', 'skipped', 'did not run'].map((word) => plain.match(new RegExp(`^\\s+(\\d+) ${word}`, 'm'))).filter(Boolean).map((m) => m![0].trim());
+  const counts = ['passed', 'failed', 'flaky', 'skipped', 'did not run']
+    .map((word) => plain.match(new RegExp(`^\\s+(\\d+) ${word}`, 'm')))
+    .filter(Boolean)
+    .map((m) => m![0].trim());
   return { ...run, summary: counts.join(', ') || plain.trim().split('\n').slice(-3).join(' / ') };
 }
 
@@ -192,7 +213,9 @@ async function main(): Promise<void> {
       for (let attempt = 0; ; attempt++) {
         process.stdout.write(`round ${round}/${runs}: ${scenario.label} … `);
         const result = await conformanceRun(scenario, round);
-        process.stdout.write(`${s(result.wallMs)} s, ${result.requests} requests, ${result.verdict} (exit ${result.exitCode}), floor ${s(result.floorMs)} s, ${cpu(result)}${disturbed(result) && attempt < 2 ? ', disturbed: again' : ''}\n`);
+        process.stdout.write(
+          `${s(result.wallMs)} s, ${result.requests} requests, ${result.verdict} (exit ${result.exitCode}), floor ${s(result.floorMs)} s, ${cpu(result)}${disturbed(result) && attempt < 2 ? ', disturbed: again' : ''}\n`,
+        );
         if (!disturbed(result) || attempt >= 2) {
           results.get(scenario.key)!.push(result);
           break;
@@ -212,7 +235,9 @@ async function main(): Promise<void> {
       process.stdout.write(`mutant matrix ${i}/${values['matrix-runs']} … `);
       const result = await mutantMatrix();
       matrix.push(result);
-      process.stdout.write(`${s(result.wallMs)} s${result.timedOut ? ', stopped at the time limit' : ''} (exit ${result.code}: ${result.summary}), ${cpu(result)}\n`);
+      process.stdout.write(
+        `${s(result.wallMs)} s${result.timedOut ? ', stopped at the time limit' : ''} (exit ${result.code}: ${result.summary}), ${cpu(result)}\n`,
+      );
     }
   }
 

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
+// @ts-check
 // agc: a thin wrapper over Playwright for people who will not learn its flags. It turns options
-// into the kit's environment variables, runs the suites, and exits with the verdict:
-// 0 conformant, 1 non-conformant, 2 incomplete, 3 an error of the kit or of its configuration.
+// into the kit's environment variables, runs the suites, and exits with the verdict; it also
+// starts the reference server (reference/main.ts) and `agc profile discover` (discover/main.ts).
+// Exit statuses are bin/exit-codes.mjs's, the same for every command.
+//
+// Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
+// TypeScript loader; the commands written in TypeScript run in a child through tsx.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
+import { EXIT, EXIT_HELP, SIGNALLED, exitForVerdict } from './exit-codes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Resolved as dependencies, not under ROOT/node_modules: installed into another project, the kit's
@@ -20,11 +26,25 @@ const TSX_DIR = path.dirname(require.resolve('tsx/package.json'));
 const TSX = path.join(TSX_DIR, 'dist', 'cli.mjs');
 
 /**
+ * @typedef {object} Option one option of a command
+ * @property {'string' | 'boolean'} type
+ * @property {string} help its help line
+ * @property {string} [arg] the name of its value in the help
+ * @property {string} [env] the variable it sets
+ * @property {boolean} [path] its value is a path, resolved against the working directory
+ * @property {string} [short] its one-letter alias
+ */
+/** @typedef {Record<string, string | true | undefined>} Values the parsed options: no option is negatable or `multiple` */
+/** @typedef {Record<string, string | undefined>} Env */
+
+/**
  * Where Playwright runs the suites from: the kit itself, except when it is installed under some
  * project's node_modules. Playwright never compiles TypeScript below a node_modules folder, and the
  * suites are TypeScript; so an installed kit runs from a copy of itself in a temporary folder
  * (removed when agc exits), which finds the kit's dependencies through NODE_PATH and its
  * webServer's `node_modules/tsx` through a link.
+ * @param {Env} env the child's environment; NODE_PATH is set in it for an installed kit
+ * @returns {string}
  */
 function playwrightRoot(env) {
   if (!ROOT.split(path.sep).includes('node_modules')) return ROOT;
@@ -35,42 +55,66 @@ function playwrightRoot(env) {
     mkdirSync(path.join(stage, 'node_modules'), { recursive: true });
     symlinkSync(TSX_DIR, path.join(stage, 'node_modules', 'tsx'), 'dir');
   }
-  env.NODE_PATH = [...require.resolve.paths('@playwright/test'), env.NODE_PATH].filter(Boolean).join(path.delimiter);
+  env.NODE_PATH = [...(require.resolve.paths('@playwright/test') ?? []), env.NODE_PATH].filter(Boolean).join(path.delimiter);
   return stage;
 }
-const EXIT = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
 
 /**
  * What agc prints of text it did not write (an error's message, a report's field) is one line:
  * control characters made visible, and `::` / `##` broken so a CI runner never reads a workflow
  * command in it (the suites do the same for the target's text, client/safe-text.ts).
+ * @param {unknown} text
+ * @returns {string}
  */
 function safe(text) {
   // eslint-disable-next-line no-control-regex
-  return String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)).replace(/::/g, ':\\x3a').replace(/##/g, '#\\x23');
+  return String(text)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+    .replace(/::/g, ':\\x3a')
+    .replace(/##/g, '#\\x23');
 }
-const KIT_ERROR = 3;
 
-/** Each option: its flag, the variable it sets, and its help line. Tokens are never options: argv is visible to every user of the machine. */
+/**
+ * Each option: its flag, the variable it sets, and its help line. Tokens are never options: argv is visible to every user of the machine.
+ * @type {Record<string, Option>}
+ */
 const RUN_OPTIONS = {
-  'base-url': { type: 'string', arg: 'URL', env: 'AG_BASE_URL', help: 'the target\'s base URL; omit to run against the embedded reference server' },
-  'report-dir': { type: 'string', arg: 'DIR', env: 'AG_REPORT_DIR', path: true, help: 'where conformance.json, index.html and junit.xml go (default conformance-report)' },
-  profile: { type: 'string', arg: 'FILE', env: 'AG_PROFILE', path: true, help: 'the target\'s profile file, merged over spec/profile.yaml' },
-  waivers: { type: 'string', arg: 'FILE', env: 'AG_WAIVERS', path: true, help: 'the target\'s waiver file (accepted, tracked failures)' },
-  baseline: { type: 'string', arg: 'FILE', env: 'AG_BASELINE', path: true, help: 'a previous run\'s conformance.json: every report then says what changed since it' },
-  'visibility-timeout': { type: 'string', arg: 'MS', env: 'AG_VISIBILITY_TIMEOUT_MS', help: 'ms a created group may take to appear in lists (default 60000; 10000 embedded)' },
+  'base-url': { type: 'string', arg: 'URL', env: 'AG_BASE_URL', help: "the target's base URL; omit to run against the embedded reference server" },
+  'report-dir': {
+    type: 'string',
+    arg: 'DIR',
+    env: 'AG_REPORT_DIR',
+    path: true,
+    help: 'where conformance.json, index.html and junit.xml go (default conformance-report)',
+  },
+  profile: { type: 'string', arg: 'FILE', env: 'AG_PROFILE', path: true, help: "the target's profile file, merged over spec/profile.yaml" },
+  waivers: { type: 'string', arg: 'FILE', env: 'AG_WAIVERS', path: true, help: "the target's waiver file (accepted, tracked failures)" },
+  baseline: {
+    type: 'string',
+    arg: 'FILE',
+    env: 'AG_BASELINE',
+    path: true,
+    help: "a previous run's conformance.json: every report then says what changed since it",
+  },
+  'visibility-timeout': {
+    type: 'string',
+    arg: 'MS',
+    env: 'AG_VISIBILITY_TIMEOUT_MS',
+    help: 'ms a created group may take to appear in lists (default 60000; 10000 embedded)',
+  },
   'request-timeout': { type: 'string', arg: 'MS', env: 'AG_REQUEST_TIMEOUT_MS', help: 'ms one request may take (default 15000)' },
   seed: { type: 'string', arg: 'N', env: 'AG_SEED', help: 'seed of the property-based tests (replays a reported failure)' },
   'num-runs': { type: 'string', arg: 'N', env: 'AG_NUM_RUNS', help: 'runs per property (default 25)' },
   shard: { type: 'string', arg: 'I/N', help: 'run one shard, e.g. 1/2; use with --blob-dir, then `agc merge`' },
-  'blob-dir': { type: 'string', arg: 'DIR', path: true, help: 'write a blob report here for `agc merge` (a shard\'s verdict is decided at the merge)' },
+  'blob-dir': { type: 'string', arg: 'DIR', path: true, help: "write a blob report here for `agc merge` (a shard's verdict is decided at the merge)" },
   workers: { type: 'string', arg: 'N', help: 'parallel workers (default 3)' },
   grep: { type: 'string', arg: 'TEXT', help: 'only the requirements whose title matches, e.g. PAGE- (the verdict is then incomplete)' },
   'user-agent': { type: 'string', arg: 'TEXT', env: 'AG_USER_AGENT', help: 'the User-Agent of every request (default asset-group-conformance-kit/<version>)' },
-  'keep-temp': { type: 'boolean', env: 'AG_KEEP_TEMP', help: 'keep the run\'s private temp folder (its dataset) for debugging; removed at the end otherwise' },
+  'keep-temp': { type: 'boolean', env: 'AG_KEEP_TEMP', help: "keep the run's private temp folder (its dataset) for debugging; removed at the end otherwise" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };
 
+/** @type {Record<string, Option>} */
 const MERGE_OPTIONS = {
   'report-dir': RUN_OPTIONS['report-dir'],
   waivers: RUN_OPTIONS.waivers,
@@ -78,8 +122,13 @@ const MERGE_OPTIONS = {
   help: RUN_OPTIONS.help,
 };
 
+/** @returns {string} */
 function usage() {
-  const lines = (options) => Object.entries(options).map(([name, o]) => `${`  --${name}${o.arg ? ` ${o.arg}` : ''}`.padEnd(30)}${o.help}${o.env ? ` [${o.env}]` : ''}`).join('\n');
+  /** @param {Record<string, Option>} options */
+  const lines = (options) =>
+    Object.entries(options)
+      .map(([name, o]) => `${`  --${name}${o.arg ? ` ${o.arg}` : ''}`.padEnd(30)}${o.help}${o.env ? ` [${o.env}]` : ''}`)
+      .join('\n');
   return `Usage: agc <command> [options]
 
 Commands:
@@ -99,21 +148,44 @@ ${lines(MERGE_OPTIONS)}
 Tokens come from the environment or .env only, never from options:
   AG_TOKEN (required with --base-url), AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A, AG_TOKEN_CHANNEL_B
 
-Exit status: 0 conformant, 1 non-conformant, 2 incomplete, 3 error of the kit or its configuration.`;
+${EXIT_HELP}`;
 }
 
 class UsageError extends Error {}
 
+/**
+ * @param {string[]} args
+ * @param {Record<string, Option>} options
+ * @returns {{ values: Values, positionals: string[] }}
+ */
 function parse(args, options) {
   const config = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
   try {
-    return parseArgs({ args, options: config, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args, options: config, allowPositionals: true, strict: true });
+    return { values: /** @type {Values} */ (values), positionals };
   } catch (error) {
-    throw new UsageError(error.message);
+    throw new UsageError(/** @type {Error} */ (error).message);
   }
 }
 
+/**
+ * A string option's value (undefined when absent).
+ * @param {Values} values
+ * @param {string} name
+ * @returns {string | undefined}
+ */
+function text(values, name) {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * @param {Values} values
+ * @param {Record<string, Option>} options
+ * @returns {Env}
+ */
 function environmentFor(values, options) {
+  /** @type {Env} */
   const env = { ...process.env };
   for (const [name, o] of Object.entries(options)) {
     const value = values[name];
@@ -128,7 +200,14 @@ function environmentFor(values, options) {
   return env;
 }
 
-/** Runs a child to completion. SIGINT, not SIGTERM, is forwarded: SIGTERM would orphan Playwright's webServer. */
+/**
+ * Runs a child to completion. SIGINT, not SIGTERM, is forwarded: SIGTERM would orphan Playwright's webServer.
+ * @param {string} command a script run by this Node
+ * @param {string[]} args
+ * @param {Env} env
+ * @param {string} [cwd]
+ * @returns {Promise<number>} the child's exit status
+ */
 function run(command, args, env, cwd = ROOT) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [command, ...args], { cwd, env, stdio: 'inherit' });
@@ -138,64 +217,84 @@ function run(command, args, env, cwd = ROOT) {
     child.on('close', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 128 : KIT_ERROR));
+      resolve(code ?? (signal ? SIGNALLED : EXIT.error));
     });
   });
 }
 
-/** The exit status is the verdict written by this run; no report means the kit itself failed. */
+/**
+ * The exit status is the verdict written by this run; no report means the kit itself failed.
+ * @param {string} reportDir
+ * @param {number} childCode
+ * @returns {number}
+ */
 function verdictExit(reportDir, childCode) {
   const file = path.join(reportDir, 'conformance.json');
-  if (childCode === KIT_ERROR) return KIT_ERROR; // the config already said what is wrong
+  if (childCode === EXIT.error) return EXIT.error; // the config already said what is wrong
   if (!existsSync(file)) {
     console.error(`agc: no report was written to ${file}; see the output above`);
-    return KIT_ERROR;
+    return EXIT.error;
   }
   const { verdict } = JSON.parse(readFileSync(file, 'utf8'));
-  return EXIT[verdict] ?? KIT_ERROR;
+  return exitForVerdict(verdict);
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit status
+ */
 async function main(argv) {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(usage());
-    return command ? 0 : 2;
+    // No command at all is a usage error, as every other one is.
+    return command ? EXIT.ok : EXIT.error;
   }
   if (command === 'reference') return run(TSX, [path.join(ROOT, 'reference', 'main.ts'), ...rest], process.env);
   if (command === 'profile') {
     const [sub, ...args] = rest;
-    if (sub !== 'discover') throw new UsageError(sub ? `unknown command profile ${sub} (the one profile command is: agc profile discover --out FILE)` : 'agc profile needs a command: agc profile discover --out FILE');
-    return run(TSX, [path.join(ROOT, 'bin', 'discover.ts'), ...args], process.env);
+    if (sub !== 'discover')
+      throw new UsageError(
+        sub
+          ? `unknown command profile ${sub} (the one profile command is: agc profile discover --out FILE)`
+          : 'agc profile needs a command: agc profile discover --out FILE',
+      );
+    return run(TSX, [path.join(ROOT, 'discover', 'main.ts'), ...args], process.env);
   }
   if (command === 'run') {
     const { values, positionals } = parse(rest, RUN_OPTIONS);
-    if (values.help) return console.log(usage()), 0;
+    if (values.help) return (console.log(usage()), EXIT.ok);
     if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    if (values.shard && !/^\d+\/\d+$/.test(values.shard)) throw new UsageError(`--shard must look like 1/2, not ${values.shard}`);
-    if (values.workers && !/^[1-9]\d*$/.test(values.workers)) throw new UsageError(`--workers must be a positive whole number, not ${values.workers}`);
+    const shard = text(values, 'shard');
+    const workers = text(values, 'workers');
+    const grep = text(values, 'grep');
+    const blobDir = text(values, 'blob-dir');
+    if (shard && !/^\d+\/\d+$/.test(shard)) throw new UsageError(`--shard must look like 1/2, not ${shard}`);
+    if (workers && !/^[1-9]\d*$/.test(workers)) throw new UsageError(`--workers must be a positive whole number, not ${workers}`);
     const env = environmentFor(values, RUN_OPTIONS);
     // The .env of the project agc runs in (the kit installed into it); the environment wins.
-    if (existsSync('.env')) dotenv.config({ path: path.resolve('.env'), processEnv: env, quiet: true });
+    if (existsSync('.env')) dotenv.config({ path: path.resolve('.env'), processEnv: /** @type {Record<string, string>} */ (env), quiet: true });
     const reportDir = path.resolve(env.AG_REPORT_DIR || 'conformance-report');
     env.AG_REPORT_DIR = reportDir;
     const args = ['test'];
-    if (values.shard) args.push(`--shard=${values.shard}`);
-    if (values.workers) args.push(`--workers=${values.workers}`);
-    if (values.grep) args.push(`--grep=${values.grep}`);
-    if (values['blob-dir']) {
+    if (shard) args.push(`--shard=${shard}`);
+    if (workers) args.push(`--workers=${workers}`);
+    if (grep) args.push(`--grep=${grep}`);
+    if (blobDir) {
       // A shard writes a blob for the merge, plus its console list; its own verdict would be "incomplete" by design.
-      env.PLAYWRIGHT_BLOB_OUTPUT_DIR = path.resolve(values['blob-dir']);
+      const blobs = path.resolve(blobDir);
+      env.PLAYWRIGHT_BLOB_OUTPUT_DIR = blobs;
       args.push('--reporter=list,blob');
       const code = await run(PLAYWRIGHT, args, env, playwrightRoot(env));
-      return code === KIT_ERROR || !existsSync(env.PLAYWRIGHT_BLOB_OUTPUT_DIR) ? KIT_ERROR : 0;
+      return code === EXIT.error || !existsSync(blobs) ? EXIT.error : EXIT.ok;
     }
     rmSync(path.join(reportDir, 'conformance.json'), { force: true });
     return verdictExit(reportDir, await run(PLAYWRIGHT, args, env, playwrightRoot(env)));
   }
   if (command === 'merge') {
     const { values, positionals } = parse(rest, MERGE_OPTIONS);
-    if (values.help) return console.log(usage()), 0;
-    if (positionals.length !== 1) throw new UsageError('agc merge takes one BLOB_DIR: the folder holding every shard\'s blob report');
+    if (values.help) return (console.log(usage()), EXIT.ok);
+    if (positionals.length !== 1) throw new UsageError("agc merge takes one BLOB_DIR: the folder holding every shard's blob report");
     const blobDir = path.resolve(positionals[0]);
     if (!existsSync(blobDir)) throw new UsageError(`no blob reports at ${blobDir}`);
     const env = environmentFor(values, MERGE_OPTIONS);
@@ -213,9 +312,14 @@ main(process.argv.slice(2)).then(
   (error) => {
     if (error instanceof UsageError) {
       console.error(`agc: ${safe(error.message)}`);
-      process.exit(KIT_ERROR);
+      process.exit(EXIT.error);
     }
-    console.error(`agc: ${String(error?.stack ?? error).split('\n').map(safe).join('\n')}`);
-    process.exit(KIT_ERROR);
+    console.error(
+      `agc: ${String(error?.stack ?? error)
+        .split('\n')
+        .map(safe)
+        .join('\n')}`,
+    );
+    process.exit(EXIT.error);
   },
 );

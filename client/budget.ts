@@ -8,7 +8,8 @@ const budget = { requests: 0, creates: 0, maxRequests: 4000, maxCreates: 200 };
 
 /** Counts one request; throws once the worker's request budget is spent. */
 export function spendRequest(): void {
-  if (++budget.requests > budget.maxRequests) throw new BudgetError(`request budget of ${budget.maxRequests} per worker exhausted; the kit stops rather than load the target further`);
+  if (++budget.requests > budget.maxRequests)
+    throw new BudgetError(`request budget of ${budget.maxRequests} per worker exhausted; the kit stops rather than load the target further`);
 }
 
 /** Counts one create; throws once the worker's create budget is spent. */

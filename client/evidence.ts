@@ -16,7 +16,8 @@ export const EVIDENCE_DEPTH = 64;
 /** Exchanges one failure keeps (a page walk may have many). */
 const MAX_EXCHANGES = 20;
 
-export const cutNote = (length: number, limit: number) => `[… ${length - limit} more characters cut: evidence is limited to ${limit} characters (AG_EVIDENCE_BYTES)]`;
+export const cutNote = (length: number, limit: number) =>
+  `[… ${length - limit} more characters cut: evidence is limited to ${limit} characters (AG_EVIDENCE_BYTES)]`;
 export const DEPTH_NOTE = `[nested deeper than ${EVIDENCE_DEPTH} levels: cut]`;
 
 export function cutText(text: string, limit = evidenceBytes()): string {
@@ -57,7 +58,12 @@ export function boundValue(value: unknown, limit = evidenceBytes(), depth = EVID
   return { value: root, cut };
 }
 
-const cutHeaders = (headers: Record<string, string> | undefined, limit: number) => Object.fromEntries(Object.entries(headers ?? {}).slice(0, 100).map(([k, v]) => [cutText(k, 256), cutText(v, Math.min(limit, 8192))]));
+const cutHeaders = (headers: Record<string, string> | undefined, limit: number) =>
+  Object.fromEntries(
+    Object.entries(headers ?? {})
+      .slice(0, 100)
+      .map(([k, v]) => [cutText(k, 256), cutText(v, Math.min(limit, 8192))]),
+  );
 
 /**
  * An exchange as evidence in attachments and reports: bodies and headers cut, with a note of what
@@ -114,7 +120,11 @@ export function boundExchange(exchange: Exchange, limit = evidenceBytes()): Exch
 export function evidenceJson(record: { failure?: unknown; exchange?: Exchange; exchanges?: Exchange[]; requirement?: string }): string {
   const limit = evidenceBytes();
   const failure = record.failure && typeof record.failure === 'object' ? boundValue(record.failure, limit, 4).value : record.failure;
-  const out: Record<string, unknown> = { ...(record.requirement ? { requirement: record.requirement } : {}), failure, exchange: evidenceOf(record.exchange, limit) };
+  const out: Record<string, unknown> = {
+    ...(record.requirement ? { requirement: record.requirement } : {}),
+    failure,
+    exchange: evidenceOf(record.exchange, limit),
+  };
   if (record.exchanges) {
     out.exchanges = record.exchanges.slice(0, MAX_EXCHANGES).map((ex) => evidenceOf(ex, limit));
     if (record.exchanges.length > MAX_EXCHANGES) out.exchangesCut = `${record.exchanges.length - MAX_EXCHANGES} more exchanges not kept`;

@@ -106,8 +106,16 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
   const userAgent = options.userAgent === undefined ? USER_AGENT : options.userAgent;
   if (userAgent !== null) headers['user-agent'] = userAgent;
   // The kit keeps no cookie jar: a Cookie header is only ever the one a test asks for.
-  const shownHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorizationShown } : {}), ...(options.cookie ? { cookie: options.cookie.shown } : {}) };
-  const wireHeaders = { ...headers, ...(options.authorization !== null ? { authorization: options.authorization } : {}), ...(options.cookie ? { cookie: options.cookie.value } : {}) };
+  const shownHeaders = {
+    ...headers,
+    ...(options.authorization !== null ? { authorization: options.authorizationShown } : {}),
+    ...(options.cookie ? { cookie: options.cookie.shown } : {}),
+  };
+  const wireHeaders = {
+    ...headers,
+    ...(options.authorization !== null ? { authorization: options.authorization } : {}),
+    ...(options.cookie ? { cookie: options.cookie.value } : {}),
+  };
   const exchange: Exchange = {
     request: { method, url, action: options.action, version: options.version, headers: shownHeaders, body: options.body },
     durationMs: 0,
@@ -120,7 +128,12 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
     };
     const parsed = new URL(url);
     const lib = parsed.protocol === 'https:' ? https : http;
-    const req = lib.request(parsed, { method, headers: wireHeaders, agent: parsed.protocol === 'https:' ? agents.https : agents.http, timeout: options.timeoutMs });
+    const req = lib.request(parsed, {
+      method,
+      headers: wireHeaders,
+      agent: parsed.protocol === 'https:' ? agents.https : agents.http,
+      timeout: options.timeoutMs,
+    });
     // The kit's own timeouts close the connection; what follows (a reset, an abort) is then the
     // kit's doing and is reported as the timeout it was, with its limit, never as the target's reset.
     let timedOut = '';
@@ -176,14 +189,28 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
             jsonError = (error as Error).message;
           }
         }
-        finish({ response: { status: res.statusCode ?? 0, headers: responseHeaders, body: truncated ? `${body.slice(0, 2000)}…` : body, json, jsonError, truncated, ...(cookies.pairs.length ? { cookies: cookies.pairs } : {}) } });
+        finish({
+          response: {
+            status: res.statusCode ?? 0,
+            headers: responseHeaders,
+            body: truncated ? `${body.slice(0, 2000)}…` : body,
+            json,
+            jsonError,
+            truncated,
+            ...(cookies.pairs.length ? { cookies: cookies.pairs } : {}),
+          },
+        });
       };
       res.on('end', finishResponse);
       res.on('error', (error) => {
         if (done) return;
         done = true;
         clearTimeout(deadline);
-        finish({ networkError: timedOut ? `${timedOut}, mid-answer (HTTP ${res.statusCode}, ${size} bytes read)` : `connection dropped mid-answer (HTTP ${res.statusCode}): ${describeNetworkError(error)}` });
+        finish({
+          networkError: timedOut
+            ? `${timedOut}, mid-answer (HTTP ${res.statusCode}, ${size} bytes read)`
+            : `connection dropped mid-answer (HTTP ${res.statusCode}): ${describeNetworkError(error)}`,
+        });
       });
     });
     req.end(options.body);
@@ -196,7 +223,10 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
  * was sent; what a coding inflates to is bounded like the wire bytes.
  */
 export function decodeBody(raw: Buffer, encoding: string | string[] | undefined): { bytes: Buffer; error?: string } {
-  const codings = (Array.isArray(encoding) ? encoding.join(',') : encoding ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c && c !== 'identity');
+  const codings = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? ''))
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
   let bytes = raw;
   const options = { maxOutputLength: MAX_RESPONSE_BYTES };
   // Codings are listed in the order they were applied: undone last first.

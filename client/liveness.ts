@@ -20,7 +20,14 @@ function gone(): string {
 
 function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
   return {
-    request: { method: 'POST', url: buildUrl(baseURL, SPEC_PATH, options.action, options.version), action: options.action, version: options.version, headers: { authorization: options.authorizationShown }, body: options.body },
+    request: {
+      method: 'POST',
+      url: buildUrl(baseURL, SPEC_PATH, options.action, options.version),
+      action: options.action,
+      version: options.version,
+      headers: { authorization: options.authorizationShown },
+      body: options.body,
+    },
     networkError: `not sent: ${why}`,
     durationMs: 0,
   };

@@ -39,7 +39,16 @@ export function secretsOf(tokens: readonly (string | undefined | null)[]): strin
 
 /** Every configured token of the environment the kit runs in (the target's, or the embedded server's). */
 export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  const names = ['AG_TOKEN', 'AG_TOKEN_OTHER_USER', 'AG_TOKEN_CHANNEL_A', 'AG_TOKEN_CHANNEL_B', 'AG_REF_TOKEN', 'AG_REF_TOKEN_OTHER_USER', 'AG_REF_TOKEN_CHANNEL_A', 'AG_REF_TOKEN_CHANNEL_B'];
+  const names = [
+    'AG_TOKEN',
+    'AG_TOKEN_OTHER_USER',
+    'AG_TOKEN_CHANNEL_A',
+    'AG_TOKEN_CHANNEL_B',
+    'AG_REF_TOKEN',
+    'AG_REF_TOKEN_OTHER_USER',
+    'AG_REF_TOKEN_CHANNEL_A',
+    'AG_REF_TOKEN_CHANNEL_B',
+  ];
   return secretsOf(names.map((n) => env[n]));
 }
 
@@ -120,7 +129,15 @@ function secretRanges(text: string, redactor: Redactor): [number, number][] {
   };
   for (let m = escapes.exec(text); m; m = escapes.exec(text)) {
     plain(m.index);
-    const decoded = m[1] ? String.fromCharCode(parseInt(m[1], 16)) : m[2] ? String.fromCharCode(parseInt(m[2], 16)) : m[3] ? ENTITY[m[3]] : m[0] === '+' ? ' ' : '/';
+    const decoded = m[1]
+      ? String.fromCharCode(parseInt(m[1], 16))
+      : m[2]
+        ? String.fromCharCode(parseInt(m[2], 16))
+        : m[3]
+          ? ENTITY[m[3]]
+          : m[0] === '+'
+            ? ' '
+            : '/';
     pieces.push(decoded);
     origin.push(m.index);
     at = m.index + m[0].length;

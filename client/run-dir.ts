@@ -21,7 +21,8 @@ export function ensureRunDir(runId: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = lstatSync(dir);
   const uid = process.getuid?.();
-  if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) throw new Error(`${dir} is not a folder of this user; remove it or choose another AG_RUN_ID`);
+  if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid))
+    throw new Error(`${dir} is not a folder of this user; remove it or choose another AG_RUN_ID`);
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
   return dir;
 }

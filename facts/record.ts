@@ -90,7 +90,8 @@ export const ownRequirement = (testInfo: TestInfo): string | undefined => testIn
 
 /** A check the test applied as its own judgement. */
 export function recordCheck(testInfo: TestInfo, name: string): void {
-  if (!testInfo.annotations.some((a) => a.type === ANNOTATION.check && a.description === name)) testInfo.annotations.push({ type: ANNOTATION.check, description: name });
+  if (!testInfo.annotations.some((a) => a.type === ANNOTATION.check && a.description === name))
+    testInfo.annotations.push({ type: ANNOTATION.check, description: name });
 }
 
 /** A failure of the test's own check, bounded and redacted (client/evidence.ts). Synchronous, so it may be recorded just before a throw. */

@@ -3,10 +3,9 @@
  * error table, and small readers of a request body. Kept apart from behaviour.ts so the step
  * files import it without importing the hooks table that imports them.
  */
-export const SPEC_PATH = '/v1/media_assets/';
-export const SPEC_VERSION = '2024-01-01';
-export const OPERATIONS = ['CreateAssetGroup', 'ListAssetGroups'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+import { isObject, OPERATIONS, SPEC_PATH, SPEC_VERSION, type Operation } from '../schemas/spec';
+
+export { isObject, OPERATIONS, SPEC_PATH, SPEC_VERSION, type Operation };
 
 /** Body limit; the spec shows none, the reference server needs one to never buffer without bound. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,10 +27,6 @@ export function badRequestKind(op: Operation | null): string {
 
 export function badRequest(op: Operation | null, message: string): ApiError {
   return new ApiError(400, badRequestKind(op), message);
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Own properties only: a body such as {"constructor": ...} must not reach Object.prototype. */

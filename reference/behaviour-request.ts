@@ -11,11 +11,13 @@ export function route(method: string, path: string): ApiError | null {
 export function selectOperation(action: string | null, version: string | null): Operation | ApiError {
   const op = OPERATIONS.find((o) => o === action);
   if (!op) {
-    const message = action === null ? 'query parameter Action is required' : `unknown Action ${JSON.stringify(action.slice(0, 100))}; expected ${OPERATIONS.join(' or ')}`;
+    const message =
+      action === null ? 'query parameter Action is required' : `unknown Action ${JSON.stringify(action.slice(0, 100))}; expected ${OPERATIONS.join(' or ')}`;
     return badRequest(null, message);
   }
   if (version !== SPEC_VERSION) {
-    const message = version === null ? 'query parameter Version is required' : `unsupported Version ${JSON.stringify(version.slice(0, 100))}; expected ${SPEC_VERSION}`;
+    const message =
+      version === null ? 'query parameter Version is required' : `unsupported Version ${JSON.stringify(version.slice(0, 100))}; expected ${SPEC_VERSION}`;
     return badRequest(op, message);
   }
   return op;

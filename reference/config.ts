@@ -43,9 +43,30 @@ export const CHANNEL_B = 'channel-b';
 
 export const TOKEN_ROLES: readonly TokenRoleInfo[] = [
   { role: 'primary', userId: PRIMARY_USER_ID, channel: null, serverEnv: 'AG_REF_TOKEN', defaultToken: 'ref-primary-token', clientEnv: 'AG_TOKEN' },
-  { role: 'otherUser', userId: OTHER_USER_ID, channel: null, serverEnv: 'AG_REF_TOKEN_OTHER_USER', defaultToken: 'ref-other-user-token', clientEnv: 'AG_TOKEN_OTHER_USER' },
-  { role: 'channelA', userId: PRIMARY_USER_ID, channel: CHANNEL_A, serverEnv: 'AG_REF_TOKEN_CHANNEL_A', defaultToken: 'ref-channel-a-token', clientEnv: 'AG_TOKEN_CHANNEL_A' },
-  { role: 'channelB', userId: PRIMARY_USER_ID, channel: CHANNEL_B, serverEnv: 'AG_REF_TOKEN_CHANNEL_B', defaultToken: 'ref-channel-b-token', clientEnv: 'AG_TOKEN_CHANNEL_B' },
+  {
+    role: 'otherUser',
+    userId: OTHER_USER_ID,
+    channel: null,
+    serverEnv: 'AG_REF_TOKEN_OTHER_USER',
+    defaultToken: 'ref-other-user-token',
+    clientEnv: 'AG_TOKEN_OTHER_USER',
+  },
+  {
+    role: 'channelA',
+    userId: PRIMARY_USER_ID,
+    channel: CHANNEL_A,
+    serverEnv: 'AG_REF_TOKEN_CHANNEL_A',
+    defaultToken: 'ref-channel-a-token',
+    clientEnv: 'AG_TOKEN_CHANNEL_A',
+  },
+  {
+    role: 'channelB',
+    userId: PRIMARY_USER_ID,
+    channel: CHANNEL_B,
+    serverEnv: 'AG_REF_TOKEN_CHANNEL_B',
+    defaultToken: 'ref-channel-b-token',
+    clientEnv: 'AG_TOKEN_CHANNEL_B',
+  },
 ];
 
 type Env = Record<string, string | undefined>;

@@ -2,8 +2,9 @@
  * `npm run reference -- [options]`: runs the reference server in the foreground.
  *
  * Prints `AG_REFERENCE_URL=...` as its first stdout line (the kit's config captures it with a regex),
- * then the tokens as .env lines unless --no-print-tokens. Errors are one line on stderr, exit 2 for
- * usage errors, 1 for a failure to start; never a stack trace.
+ * then the tokens as .env lines unless --no-print-tokens. Errors are one line on stderr, never a
+ * stack trace; exit statuses are bin/exit-codes.mjs's, the same for every agc command: 0 stopped
+ * (or help and lists printed), 3 a usage error or a failure to start or to stop.
  */
 import { parseArgs } from 'node:util';
 import { referenceTokens, TOKEN_ROLES } from './config';
@@ -12,6 +13,7 @@ import { findVariant, VARIANTS, type Variant } from './variants';
 import { findProfileVariant, PROFILE_VARIANTS } from './profile-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { DEFAULT_CREATE_RATE, startReferenceServer, type ReferenceOptions } from './server';
+import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
 
 const DEFAULT_PORT = 8787;
 
@@ -34,7 +36,9 @@ Options:
   -h, --help                  show this help
 
 Token values come from AG_REF_TOKEN, AG_REF_TOKEN_OTHER_USER, AG_REF_TOKEN_CHANNEL_A and
-AG_REF_TOKEN_CHANNEL_B when set, else fixed defaults.`;
+AG_REF_TOKEN_CHANNEL_B when set, else fixed defaults.
+
+${EXIT_HELP}`;
 
 class UsageError extends Error {}
 
@@ -46,7 +50,13 @@ function integerOption(name: string, raw: string | undefined, min: number, max: 
   return Number(raw);
 }
 
-function parseCommandLine(argv: string[]): { help: true } | { listMutants: true } | { listVariants: true } | { help: false; options: ReferenceOptions; printTokens: boolean; mutant?: Mutant; variant?: Variant } {
+function parseCommandLine(
+  argv: string[],
+):
+  | { help: true }
+  | { listMutants: true }
+  | { listVariants: true }
+  | { help: false; options: ReferenceOptions; printTokens: boolean; mutant?: Mutant; variant?: Variant } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -98,8 +108,10 @@ function parseCommandLine(argv: string[]): { help: true } | { listMutants: true 
   if (values.mutant !== undefined && !mutant) throw new UsageError(`--mutant: no mutant named ${JSON.stringify(values.mutant)} (--list-mutants lists them)`);
   if (mutant) options.hooks = mutant.hooks;
   const profileVariant = values.variant === undefined ? undefined : findProfileVariant(values.variant);
-  const variant = values.variant === undefined ? undefined : findVariant(values.variant) ?? (profileVariant && { ...profileVariant, hooks: profileVariant.hooks ?? {} });
-  if (values.variant !== undefined && !variant) throw new UsageError(`--variant: no variant named ${JSON.stringify(values.variant)} (--list-variants lists them)`);
+  const variant =
+    values.variant === undefined ? undefined : (findVariant(values.variant) ?? (profileVariant && { ...profileVariant, hooks: profileVariant.hooks ?? {} }));
+  if (values.variant !== undefined && !variant)
+    throw new UsageError(`--variant: no variant named ${JSON.stringify(values.variant)} (--list-variants lists them)`);
   if (variant && mutant) throw new UsageError('--variant and --mutant exclude each other');
   if (variant) options.hooks = variant.hooks;
   // A variant of a profile choice serves its own profile: run the kit against it with AG_PROFILE, or see the mismatch named without.
@@ -114,7 +126,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`reference: ${error.message} (see --help)\n`);
-    process.exit(2);
+    process.exit(EXIT.error);
   }
   if ('listMutants' in command) {
     process.stdout.write(MUTANTS.map((m) => `${m.name}  (${m.breaks})  ${m.description}\n`).join(''));
@@ -137,12 +149,13 @@ async function main(): Promise<void> {
     const e = error as NodeJS.ErrnoException;
     const reason = e.code === 'EADDRINUSE' ? `port ${command.options.port} is already in use` : (e.message ?? String(error)).split('\n')[0];
     process.stderr.write(`reference: cannot start: ${reason}\n`);
-    process.exit(1);
+    process.exit(EXIT.error);
   }
 
   // On stderr: the first stdout line stays AG_REFERENCE_URL, which the kit's config waits for.
   if (command.variant) process.stderr.write(`reference: serving variant ${command.variant.name}: ${command.variant.description}\n`);
-  if (command.mutant) process.stderr.write(`reference: serving mutant ${command.mutant.name}, which breaks ${command.mutant.breaks}: ${command.mutant.description}\n`);
+  if (command.mutant)
+    process.stderr.write(`reference: serving mutant ${command.mutant.name}, which breaks ${command.mutant.breaks}: ${command.mutant.description}\n`);
   const lines = [`AG_REFERENCE_URL=${server.url}`];
   if (command.printTokens) {
     const tokens = referenceTokens();
@@ -155,8 +168,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => process.exit(EXIT.ok),
+      () => process.exit(EXIT.error),
     );
   };
   process.on('SIGINT', stop);
@@ -165,5 +178,5 @@ async function main(): Promise<void> {
 
 main().catch((error) => {
   process.stderr.write(`reference: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
-  process.exit(1);
+  process.exit(EXIT.error);
 });

@@ -15,6 +15,7 @@
  * hide behind the same mistake made here.
  */
 import { badRequest, defaultHooks, type HookContext, type ReferenceHooks } from './behaviour';
+import { errorKindNames, isObject } from '../schemas/spec';
 
 export interface ProfileVariant {
   /** camelCase, unique. */
@@ -34,7 +35,8 @@ export interface ProfileVariant {
   admittedWithoutProfile?: string;
 }
 
-const LENGTH_UNIT_UNSET = 'The reference profile states no create.lengthUnit: its bounds are tested with ASCII, the same length in every unit, and other text well inside them.';
+const LENGTH_UNIT_UNSET =
+  'The reference profile states no create.lengthUnit: its bounds are tested with ASCII, the same length in every unit, and other text well inside them.';
 
 const NAMES_NOT_SHOWN = 'Names of the filter fields and of the pagination request fields: not shown.';
 const ERROR_SHAPE_NOT_SHOWN = 'Shape of the error body (the ErrorResponse carries ResponseMetadata and an error part): not shown.';
@@ -45,10 +47,18 @@ const PAGINATION_IMPLIED = 'Pagination is implied by the response fields.';
 const CONDITIONS_NOT_SHOWN = 'Conditions that trigger each status: not shown.';
 const TIMESTAMP_FIELD = 'CreateTime | string, ISO 8601 UTC timestamp <timestamp> | list item | Set by the service.';
 
-const ERROR_KINDS = ['AssetBadRequest', 'AssetError', 'TokenAuthError', 'UpstreamRateLimit'];
+const ERROR_KINDS = errorKindNames();
 
 /** ProfileListRequest with these names and bounds; the reference values where not given. */
-function listRequest(o: { ids?: string; name?: string; pageNumber?: string; pageSize?: string; sizeDefault?: number; sizeMax?: number; description: string }): Record<string, unknown> {
+function listRequest(o: {
+  ids?: string;
+  name?: string;
+  pageNumber?: string;
+  pageSize?: string;
+  sizeDefault?: number;
+  sizeMax?: number;
+  description: string;
+}): Record<string, unknown> {
   return {
     description: o.description,
     type: 'object',
@@ -92,8 +102,6 @@ function pythonIsoformat(): string {
   return now.getUTCMilliseconds() === 0 ? `${iso.slice(0, 19)}+00:00` : `${iso.slice(0, 23)}000+00:00`;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * A server that refuses list fields it does not know, with 400 AssetBadRequest, instead of
  * ignoring them ("Conditions that trigger each status: not shown."). The profile cannot say this;
@@ -108,7 +116,8 @@ function refuseUnknownListFields(body: Record<string, unknown>, ctx: HookContext
   if (isObject(filter)) {
     const names = Object.values(list.filters);
     const unknownFilter = Object.keys(filter).find((key) => !names.includes(key));
-    if (unknownFilter !== undefined) return badRequest('ListAssetGroups', `unknown filter ${JSON.stringify(unknownFilter.slice(0, 100))}; known filters: ${names.join(', ')}`);
+    if (unknownFilter !== undefined)
+      return badRequest('ListAssetGroups', `unknown filter ${JSON.stringify(unknownFilter.slice(0, 100))}; known filters: ${names.join(', ')}`);
   }
   return defaultHooks.validateList(body, ctx);
 }
@@ -121,7 +130,9 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     profile: {
       name: 'pageNoLimit',
       list: { pageNumber: { field: 'PageNo' }, pageSize: { field: 'Limit' } },
-      $defs: { ProfileListRequest: listRequest({ pageNumber: 'PageNo', pageSize: 'Limit', description: 'Variant pageNoLimit: paging fields PageNo and Limit.' }) },
+      $defs: {
+        ProfileListRequest: listRequest({ pageNumber: 'PageNo', pageSize: 'Limit', description: 'Variant pageNoLimit: paging fields PageNo and Limit.' }),
+      },
     },
   },
   {
@@ -182,7 +193,13 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     profile: {
       name: 'longerFields',
       create: { maxLength: { Name: 128, Description: 1000 } },
-      $defs: { ProfileCreateConstraints: createConstraints({ nameMax: 128, descriptionMax: 1000, description: 'Variant longerFields: Name 1-128 characters, Description at most 1000.' }) },
+      $defs: {
+        ProfileCreateConstraints: createConstraints({
+          nameMax: 128,
+          descriptionMax: 1000,
+          description: 'Variant longerFields: Name 1-128 characters, Description at most 1000.',
+        }),
+      },
     },
   },
   {
@@ -192,7 +209,13 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     profile: {
       name: 'shorterFields',
       create: { maxLength: { Name: 56, Description: 200 } },
-      $defs: { ProfileCreateConstraints: createConstraints({ nameMax: 56, descriptionMax: 200, description: 'Variant shorterFields: Name 1-56 characters, Description at most 200.' }) },
+      $defs: {
+        ProfileCreateConstraints: createConstraints({
+          nameMax: 56,
+          descriptionMax: 200,
+          description: 'Variant shorterFields: Name 1-56 characters, Description at most 200.',
+        }),
+      },
     },
   },
   {
@@ -207,61 +230,77 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
   },
   {
     name: 'pageSizeClamped',
-    description: 'A PageSize above the maximum (100) is served as 100 and Result.PageSize says 100, not refused: Django REST framework\'s PageNumberPagination cuts the requested size off at max_page_size, and Spring Data\'s PageableHandlerMethodArgumentResolver at max-page-size (spring.data.web.pageable.max-page-size, 2000 by default).',
+    description:
+      "A PageSize above the maximum (100) is served as 100 and Result.PageSize says 100, not refused: Django REST framework's PageNumberPagination cuts the requested size off at max_page_size, and Spring Data's PageableHandlerMethodArgumentResolver at max-page-size (spring.data.web.pageable.max-page-size, 2000 by default).",
     allows: LIMITS_NOT_SHOWN,
     profile: { name: 'pageSizeClamped', list: { pageSize: { aboveMaximum: 'clamp' } } },
   },
   {
     name: 'pastEndLastPage',
-    description: 'A page past the end answers the last page, with that page\'s own PageNumber (page 1, empty, when nothing matches), as Django\'s Paginator.get_page() does: it catches EmptyPage and serves num_pages.',
+    description:
+      "A page past the end answers the last page, with that page's own PageNumber (page 1, empty, when nothing matches), as Django's Paginator.get_page() does: it catches EmptyPage and serves num_pages.",
     allows: PAGINATION_IMPLIED,
     profile: { name: 'pastEndLastPage', list: { pageNumber: { pastEnd: 'last' } } },
   },
   {
     name: 'pastEndRefused',
-    description: 'A page past the end is refused with 400 AssetBadRequest, as Django\'s Paginator.page() raises EmptyPage ("That page contains no results") and the view answers it as a bad request (page 1 always exists, empty or not).',
+    description:
+      'A page past the end is refused with 400 AssetBadRequest, as Django\'s Paginator.page() raises EmptyPage ("That page contains no results") and the view answers it as a bad request (page 1 always exists, empty or not).',
     allows: CONDITIONS_NOT_SHOWN,
     profile: { name: 'pastEndRefused', list: { pageNumber: { pastEnd: 'refuse' } } },
   },
   {
     name: 'prefixName',
-    description: 'The Name filter matches the start of the Name, ignoring case: `WHERE name LIKE CONCAT(?, \'%\')` on MySQL 8, whose default collation utf8mb4_0900_ai_ci compares case-insensitively.',
+    description:
+      "The Name filter matches the start of the Name, ignoring case: `WHERE name LIKE CONCAT(?, '%')` on MySQL 8, whose default collation utf8mb4_0900_ai_ci compares case-insensitively.",
     allows: FILTER_BY_NAME,
     profile: { name: 'prefixName', list: { nameMatch: 'case-insensitive-prefix' } },
   },
   {
     name: 'caseSensitiveSubstring',
-    description: 'The Name filter matches any part of the Name, respecting case: `WHERE name LIKE \'%\' || ? || \'%\'` on PostgreSQL, whose LIKE is case-sensitive (ILIKE is not).',
+    description:
+      "The Name filter matches any part of the Name, respecting case: `WHERE name LIKE '%' || ? || '%'` on PostgreSQL, whose LIKE is case-sensitive (ILIKE is not).",
     allows: FILTER_BY_NAME,
     profile: { name: 'caseSensitiveSubstring', list: { nameMatch: 'substring' } },
   },
   {
     name: 'utf16Lengths',
-    description: 'Length bounds count UTF-16 code units, as JavaScript\'s String.length, Java\'s String.length() (Bean Validation @Size in Hibernate Validator) and C#\'s string.Length do: a character outside the BMP counts twice.',
+    description:
+      "Length bounds count UTF-16 code units, as JavaScript's String.length, Java's String.length() (Bean Validation @Size in Hibernate Validator) and C#'s string.Length do: a character outside the BMP counts twice.",
     allows: LENGTHS_NOT_SHOWN,
     profile: { name: 'utf16Lengths', create: { lengthUnit: 'utf16' } },
     admittedWithoutProfile: LENGTH_UNIT_UNSET,
   },
   {
     name: 'byteLengths',
-    description: 'Length bounds count UTF-8 bytes, as an Oracle VARCHAR2(64) under the default NLS_LENGTH_SEMANTICS=BYTE, or Go\'s len(s), does: é counts 2, an emoji 4.',
+    description:
+      "Length bounds count UTF-8 bytes, as an Oracle VARCHAR2(64) under the default NLS_LENGTH_SEMANTICS=BYTE, or Go's len(s), does: é counts 2, an emoji 4.",
     allows: LENGTHS_NOT_SHOWN,
     profile: { name: 'byteLengths', create: { lengthUnit: 'bytes' } },
     admittedWithoutProfile: LENGTH_UNIT_UNSET,
   },
   {
     name: 'optionalNameLongerBound',
-    description: 'Name optional (omitted or empty is accepted, stored as "") and up to 128 characters: a Django CharField(max_length=128, blank=True), which Django REST framework\'s ModelSerializer makes required=False, allow_blank=True.',
+    description:
+      'Name optional (omitted or empty is accepted, stored as "") and up to 128 characters: a Django CharField(max_length=128, blank=True), which Django REST framework\'s ModelSerializer makes required=False, allow_blank=True.',
     allows: LENGTHS_NOT_SHOWN,
     profile: {
       name: 'optionalNameLongerBound',
       create: { requiredFields: [], maxLength: { Name: 128 } },
-      $defs: { ProfileCreateConstraints: createConstraints({ nameMax: 128, descriptionMax: 300, nameOptional: true, description: 'Variant optionalNameLongerBound: Name optional, at most 128 characters; Description at most 300.' }) },
+      $defs: {
+        ProfileCreateConstraints: createConstraints({
+          nameMax: 128,
+          descriptionMax: 300,
+          nameOptional: true,
+          description: 'Variant optionalNameLongerBound: Name optional, at most 128 characters; Description at most 300.',
+        }),
+      },
     },
   },
   {
     name: 'pythonTimestamps',
-    description: 'Timestamps as Python\'s datetime.isoformat() writes an aware UTC datetime (pydantic v1\'s JSON encoder too): microseconds and +00:00 instead of Z, e.g. 2024-01-01T08:00:00.123000+00:00.',
+    description:
+      "Timestamps as Python's datetime.isoformat() writes an aware UTC datetime (pydantic v1's JSON encoder too): microseconds and +00:00 instead of Z, e.g. 2024-01-01T08:00:00.123000+00:00.",
     allows: TIMESTAMP_FIELD,
     profile: {
       name: 'pythonTimestamps',
@@ -275,7 +314,8 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       },
     },
     hooks: { timestamp: pythonIsoformat },
-    admittedWithoutProfile: 'a zero offset is UTC: the spec level (SCHEMA-03) passes; the reference profile\'s Z is a SHOULD (SCHEMA-05), a warning, never a failed MUST',
+    admittedWithoutProfile:
+      "a zero offset is UTC: the spec level (SCHEMA-03) passes; the reference profile's Z is a SHOULD (SCHEMA-05), a warning, never a failed MUST",
   },
 ];
 

@@ -13,16 +13,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadProfile, type Profile } from '../schemas/profile';
-import {
-  ApiError,
-  badRequest,
-  defaultHooks,
-  type HookContext,
-  type Operation,
-  type Principal,
-  type ReferenceHooks,
-  type ResponseMetadata,
-} from './behaviour';
+import { ApiError, badRequest, defaultHooks, type HookContext, type Operation, type Principal, type ReferenceHooks, type ResponseMetadata } from './behaviour';
 import { referenceUsers, type ReferenceUser } from './config';
 import { GroupStore, monotonicClock, preloadGroups, TokenBuckets, type Clock, type PreloadSettings } from './store';
 import { onTheWire } from './wire';
@@ -167,7 +158,11 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   if (options.preload && users.length) {
     // The first user is the primary one (referenceUsers() lists it first).
     const [primary, ...others] = users;
-    preloadGroups(ctx.store, options.preload, { primaryUserId: primary.id, primaryChannels: [...new Set(primary.tokens.map((t) => t.channel))], otherUserIds: others.map((u) => u.id) });
+    preloadGroups(ctx.store, options.preload, {
+      primaryUserId: primary.id,
+      primaryChannels: [...new Set(primary.tokens.map((t) => t.channel))],
+      otherUserIds: others.map((u) => u.id),
+    });
   }
   const counters = { requests: 0, creates: 0, rateLimited: 0 };
 

@@ -28,6 +28,7 @@ import {
 import { CHANNEL_A } from './config';
 import type { GroupRecord } from './store';
 import { brotli, expressEtag, gzipped, headerOf, unicodeEscape, withHeader, writeJson, type JsonStyle, type WireAnswer } from './wire';
+import { isObject } from '../schemas/spec';
 
 export interface Variant {
   /** camelCase, unique; the value of --variant. */
@@ -39,14 +40,20 @@ export interface Variant {
   hooks: Partial<ReferenceHooks>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The reference list with the matches put in another (stable) order before paging. */
 function listInOrder(order: (a: GroupRecord, b: GroupRecord) => number) {
   return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
-    const matches = ctx.store.snapshot().filter((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx)).sort(order);
+    const matches = ctx.store
+      .snapshot()
+      .filter((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx))
+      .sort(order);
     const offset = (query.pageNumber - 1) * query.pageSize;
-    return { Items: matches.slice(offset, offset + query.pageSize).map((g) => ctx.hooks.toListItem(g)), TotalCount: matches.length, PageNumber: query.pageNumber, PageSize: query.pageSize };
+    return {
+      Items: matches.slice(offset, offset + query.pageSize).map((g) => ctx.hooks.toListItem(g)),
+      TotalCount: matches.length,
+      PageNumber: query.pageNumber,
+      PageSize: query.pageSize,
+    };
   };
 }
 
@@ -57,7 +64,10 @@ const spread = (id: string, n: number) => createHash('sha256').update(id).digest
 function listWithExtraLag(extraMs: (group: GroupRecord, principal: Principal) => number) {
   return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
     const now = ctx.store.now();
-    const inner = { ...ctx, store: Object.assign(Object.create(ctx.store), { snapshot: () => ctx.store.snapshot().filter((g) => g.createdAt + extraMs(g, principal) <= now) }) };
+    const inner = {
+      ...ctx,
+      store: Object.assign(Object.create(ctx.store), { snapshot: () => ctx.store.snapshot().filter((g) => g.createdAt + extraMs(g, principal) <= now) }),
+    };
     return defaultHooks.listGroups(principal, query, inner as HookContext);
   };
 }
@@ -150,10 +160,16 @@ export const VARIANTS: readonly Variant[] = [
     allows: 'Result | object | Operation result; shape depends on the operation.',
     hooks: {
       // Not in a create's Result: "It is the only field returned by create."
-      successBody: (meta: ResponseMetadata, result: unknown) => ({ ResponseMetadata: { ...meta, Partition: 'p-1' }, Result: isObject(result) && 'Items' in result ? { ...result, Cursor: null } : result, Trace: { node: 'ref' } }),
-      toListItem: (g: GroupRecord): ListItem => ({ ...defaultHooks.toListItem(g), Status: 'Active', Labels: [] } as ListItem),
+      successBody: (meta: ResponseMetadata, result: unknown) => ({
+        ResponseMetadata: { ...meta, Partition: 'p-1' },
+        Result: isObject(result) && 'Items' in result ? { ...result, Cursor: null } : result,
+        Trace: { node: 'ref' },
+      }),
+      toListItem: (g: GroupRecord): ListItem => ({ ...defaultHooks.toListItem(g), Status: 'Active', Labels: [] }) as ListItem,
       errorBody: (meta: ResponseMetadata, error: ApiError, ctx: HookContext) => {
-        const body = defaultHooks.errorBody({ ...meta, Partition: 'p-1' } as ResponseMetadata, error, ctx) as { ResponseMetadata: { Error?: Record<string, unknown> } };
+        const body = defaultHooks.errorBody({ ...meta, Partition: 'p-1' } as ResponseMetadata, error, ctx) as {
+          ResponseMetadata: { Error?: Record<string, unknown> };
+        };
         if (body.ResponseMetadata.Error) body.ResponseMetadata.Error.CodeN = error.status * 100;
         return body;
       },
@@ -163,7 +179,12 @@ export const VARIANTS: readonly Variant[] = [
     name: 'problemJsonErrors',
     description: 'labels error bodies application/problem+json; charset=utf-8',
     allows: 'The service is an HTTP/JSON interface.',
-    hooks: { encodeResponse: (payload: unknown, status: number) => ({ contentType: status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json', text: JSON.stringify(payload) }) },
+    hooks: {
+      encodeResponse: (payload: unknown, status: number) => ({
+        contentType: status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json',
+        text: JSON.stringify(payload),
+      }),
+    },
   },
   // ---------------------------------------------------------------- visibility lag
   {
@@ -175,7 +196,7 @@ export const VARIANTS: readonly Variant[] = [
   {
     name: 'slowChannelReplica',
     description: 'channel-bound tokens read a replica that lags 500 ms more than the others',
-    allows: 'The operation reads the service\'s local snapshot and never queries the upstream system; results may lag behind the upstream state.',
+    allows: "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",
     hooks: { listGroups: listWithExtraLag((_g, p) => (p.channel === null ? 0 : 500)) },
   },
   // ---------------------------------------------------------------- versions, actions, headers
@@ -229,8 +250,10 @@ export const VARIANTS: readonly Variant[] = [
         const query = defaultHooks.validateList(body, ctx);
         if (query instanceof ApiError) return query;
         const { groupType, assetSpaceId } = query.filter;
-        if (groupType !== undefined && !ctx.profile.create.groupTypes.includes(groupType)) return badRequest('ListAssetGroups', `unknown GroupType ${groupType}`);
-        if (assetSpaceId !== undefined && !ctx.store.all().some((g) => g.AssetSpaceId === assetSpaceId)) return badRequest('ListAssetGroups', `unknown AssetSpaceId ${assetSpaceId}`);
+        if (groupType !== undefined && !ctx.profile.create.groupTypes.includes(groupType))
+          return badRequest('ListAssetGroups', `unknown GroupType ${groupType}`);
+        if (assetSpaceId !== undefined && !ctx.store.all().some((g) => g.AssetSpaceId === assetSpaceId))
+          return badRequest('ListAssetGroups', `unknown AssetSpaceId ${assetSpaceId}`);
         return query;
       },
     },
@@ -242,7 +265,15 @@ export const VARIANTS: readonly Variant[] = [
     hooks: {
       authorizeList: (principal: Principal, query: ListQuery, ctx: HookContext) => {
         const { groupIds = [], assetSpaceId } = query.filter;
-        const named = foreign(principal, ctx, (g) => groupIds.includes(g.Id) || (assetSpaceId !== undefined && g.AssetSpaceId === assetSpaceId && !ctx.store.all().some((o) => o.AssetSpaceId === assetSpaceId && ctx.hooks.visibleTo(o, principal))));
+        const named = foreign(
+          principal,
+          ctx,
+          (g) =>
+            groupIds.includes(g.Id) ||
+            (assetSpaceId !== undefined &&
+              g.AssetSpaceId === assetSpaceId &&
+              !ctx.store.all().some((o) => o.AssetSpaceId === assetSpaceId && ctx.hooks.visibleTo(o, principal))),
+        );
         return named ? new ApiError(403, 'AssetError', 'the filter names groups you may not see') : null;
       },
     },
@@ -255,7 +286,7 @@ export const VARIANTS: readonly Variant[] = [
   },
   {
     name: 'unboundGroupsInChannelA',
-    description: 'groups created through an unbound token are filed under the user\'s default channel, channel A',
+    description: "groups created through an unbound token are filed under the user's default channel, channel A",
     allows: 'A token may be bound to a fixed channel; for the list operation this limits results to that channel.',
     hooks: {
       createGroup: (principal: Principal, input: CreateInput, ctx: HookContext) => {
@@ -267,7 +298,7 @@ export const VARIANTS: readonly Variant[] = [
   },
   {
     name: 'oneSpacePerUser',
-    description: 'keeps all of a user\'s groups in one asset space, whatever the channel',
+    description: "keeps all of a user's groups in one asset space, whatever the channel",
     allows: 'Fields of the other resources (assets, asset spaces, verification sessions): not shown.',
     hooks: { assetSpaceFor: (p: Principal) => `space-${p.userId}` },
   },
@@ -290,7 +321,8 @@ export const VARIANTS: readonly Variant[] = [
     // encoding/json escapes <, >, & and U+2028/U+2029 in strings by default ("so that the JSON will be safe to embed
     // inside HTML <script> tags"; SetEscapeHTML(false) turns it off); json.Encoder.Encode ends with a newline;
     // handlers commonly set Content-Type: application/json with no charset (JSON is UTF-8 by RFC 8259).
-    description: 'Go encoding/json: <, >, & written as \\u003c, \\u003e, \\u0026 (and U+2028/9 escaped), a trailing newline, Content-Type application/json without charset',
+    description:
+      'Go encoding/json: <, >, & written as \\u003c, \\u003e, \\u0026 (and U+2028/9 escaped), a trailing newline, Content-Type application/json without charset',
     allows: HTTP_JSON,
     hooks: {
       encodeResponse: encodedAs({ escape: (ch) => ('<>&\u2028\u2029'.includes(ch) ? unicodeEscape(ch) : undefined) }, 'application/json', '\n'),
@@ -333,14 +365,21 @@ export const VARIANTS: readonly Variant[] = [
     // pairs) and separators (', ', ': ').
     description: 'Python json.dumps defaults: every non-ASCII character as \\uXXXX (surrogate pairs beyond the BMP), ", " and ": " separators',
     allows: HTTP_JSON,
-    hooks: { encodeResponse: encodedAs({ escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), itemSeparator: ', ', keySeparator: ': ' }, 'application/json') },
+    hooks: {
+      encodeResponse: encodedAs(
+        { escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), itemSeparator: ', ', keySeparator: ': ' },
+        'application/json',
+      ),
+    },
   },
   {
     name: 'flaskJsonify',
     // Flask's jsonify (DefaultJSONProvider): sort_keys=True, ensure_ascii=True, compact, a trailing newline, mimetype application/json.
     description: 'Flask jsonify: keys sorted, non-ASCII as \\uXXXX, a trailing newline, Content-Type application/json',
     allows: HTTP_JSON,
-    hooks: { encodeResponse: encodedAs({ escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), sortKeys: true }, 'application/json', '\n') },
+    hooks: {
+      encodeResponse: encodedAs({ escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), sortKeys: true }, 'application/json', '\n'),
+    },
   },
   {
     name: 'pythonIsoformatTimestamps',
@@ -366,7 +405,8 @@ export const VARIANTS: readonly Variant[] = [
     name: 'springDefaultHeaders',
     // Spring MVC writes bodies chunked with application/json (no charset since 5.2), adds the CORS Vary headers, and
     // Spring Security its cache and framing headers.
-    description: 'Spring Boot defaults: chunked bodies, Content-Type application/json, Vary for CORS, Spring Security\'s Cache-Control, Pragma, Expires, X-Frame-Options',
+    description:
+      "Spring Boot defaults: chunked bodies, Content-Type application/json, Vary for CORS, Spring Security's Cache-Control, Pragma, Expires, X-Frame-Options",
     allows: HTTP_JSON,
     hooks: {
       wire: (a: WireAnswer) => ({

@@ -45,7 +45,11 @@ declare module './behaviour' {
 }
 
 /** Applies `wire` when set; the reference answer otherwise, byte for byte. */
-export function onTheWire(wire: ((answer: WireAnswer, request: WireRequest) => WireAnswer) | undefined, answer: WireAnswer, request: WireRequest): { answer: WireAnswer; chunked: boolean } {
+export function onTheWire(
+  wire: ((answer: WireAnswer, request: WireRequest) => WireAnswer) | undefined,
+  answer: WireAnswer,
+  request: WireRequest,
+): { answer: WireAnswer; chunked: boolean } {
   const out = wire ? wire(answer, request) : answer;
   const chunked = /chunked/i.test(headerOf(out.headers, 'transfer-encoding') ?? '');
   return { answer: out, chunked };
@@ -86,7 +90,11 @@ export function stackPages(answer: WireAnswer, request: WireRequest): WireAnswer
   if (!(request.cause instanceof StackAnswer)) return answer;
   const { contentType, text, headers = {} } = request.cause.page;
   // Only what the stack sets survives: the application's own headers (Retry-After…) never reach the client.
-  return { status: request.cause.status, headers: contentType === null ? { ...headers } : { ...headers, 'Content-Type': contentType }, body: Buffer.from(text) };
+  return {
+    status: request.cause.status,
+    headers: contentType === null ? { ...headers } : { ...headers, 'Content-Type': contentType },
+    body: Buffer.from(text),
+  };
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -99,7 +107,11 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  */
 export function expressErrorPage(status: number, shown: string): StackAnswer {
   const text = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${escapeHtml(shown).replace(/\n/g, '<br> &nbsp; &nbsp;')}</pre>\n</body>\n</html>\n`;
-  return new StackAnswer(status, { contentType: 'text/html; charset=utf-8', text, headers: { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff', 'X-Powered-By': 'Express' } });
+  return new StackAnswer(status, {
+    contentType: 'text/html; charset=utf-8',
+    text,
+    headers: { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff', 'X-Powered-By': 'Express' },
+  });
 }
 
 /** Go's `http.Error(w, msg, code)`: text/plain, nosniff, the message and a newline. */
@@ -109,7 +121,8 @@ export function goHttpError(status: number, message: string): StackAnswer {
 
 /** Werkzeug's (Flask's) HTML page for a BadRequest, e.g. `request.args['Action']` when it is absent. */
 export function werkzeugBadRequest(): StackAnswer {
-  const text = '<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>The browser (or proxy) sent a request that this server could not understand.</p>\n';
+  const text =
+    '<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>The browser (or proxy) sent a request that this server could not understand.</p>\n';
   return new StackAnswer(400, { contentType: 'text/html; charset=utf-8', text });
 }
 
@@ -146,7 +159,11 @@ export function gzipped(answer: WireAnswer): WireAnswer {
 }
 
 export function brotli(answer: WireAnswer): WireAnswer {
-  return { ...answer, headers: withHeader(withHeader(answer.headers, 'Content-Encoding', 'br'), 'Vary', 'Accept-Encoding'), body: zlib.brotliCompressSync(answer.body) };
+  return {
+    ...answer,
+    headers: withHeader(withHeader(answer.headers, 'Content-Encoding', 'br'), 'Vary', 'Accept-Encoding'),
+    body: zlib.brotliCompressSync(answer.body),
+  };
 }
 
 /** Express's default ETag (the `etag` package, weak): W/"<length hex>-<sha1 base64, 27 chars>". */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isObject } from '../schemas/spec';
 
 /**
  * A previous run's conformance.json (AG_BASELINE=FILE, or `agc run --baseline FILE`), so every
@@ -40,25 +41,32 @@ export function loadBaseline(file: string | undefined): Baseline | undefined {
   if (!file) return undefined;
   const known = cache.get(file);
   if (known) return known;
-  let parsed: any;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new BaselineError(`AG_BASELINE: cannot read ${file} as a previous run's conformance.json: ${(error as Error).message.split('\n')[0]}`);
   }
-  const requirements = parsed?.requirements;
-  if (typeof parsed?.verdict !== 'string' || !Array.isArray(requirements) || !requirements.every((r: any) => typeof r?.id === 'string' && typeof r?.status === 'string')) {
+  const report = (isObject(parsed) ? parsed : {}) as { verdict?: unknown; requirements?: unknown; startedAt?: unknown; kit?: unknown; profile?: unknown };
+  const requirements = report.requirements;
+  if (
+    typeof report.verdict !== 'string' ||
+    !Array.isArray(requirements) ||
+    !requirements.every((r): r is { id: string; status: string } => isObject(r) && typeof r.id === 'string' && typeof r.status === 'string')
+  ) {
     throw new BaselineError(`AG_BASELINE: ${file} is not a conformance.json (it needs "verdict" and "requirements" with an id and a status each)`);
   }
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const kit = isObject(report.kit) ? report.kit : {};
+  const profile = isObject(report.profile) ? report.profile : {};
   const baseline: Baseline = {
     file,
-    verdict: parsed.verdict,
-    startedAt: text(parsed.startedAt),
-    kitVersion: text(parsed.kit?.version),
-    specHash: text(parsed.kit?.specHash),
-    profile: typeof parsed.profile?.name === 'string' ? { name: parsed.profile.name, path: text(parsed.profile.path) } : null,
-    statuses: Object.fromEntries(requirements.map((r: { id: string; status: string }) => [r.id, r.status])),
+    verdict: report.verdict,
+    startedAt: text(report.startedAt),
+    kitVersion: text(kit.version),
+    specHash: text(kit.specHash),
+    profile: typeof profile.name === 'string' ? { name: profile.name, path: text(profile.path) } : null,
+    statuses: Object.fromEntries(requirements.map((r) => [r.id, r.status])),
   };
   cache.set(file, baseline);
   return baseline;
@@ -92,7 +100,11 @@ export function compareWithBaseline(
 export function baselineLine(c: BaselineComparison): string {
   const list = (ids: string[]) => (ids.length ? ids.join(', ') : 'none');
   const others = c.changed.filter((x) => !c.newlyFailing.includes(x.id) && !c.fixed.includes(x.id));
-  const parts = [`newly failing: ${list(c.newlyFailing)}`, `fixed: ${list(c.fixed)}`, `other changes: ${others.length ? others.map((x) => `${x.id} ${x.before ?? 'new'} → ${x.now}`).join(', ') : 'none'}`];
+  const parts = [
+    `newly failing: ${list(c.newlyFailing)}`,
+    `fixed: ${list(c.fixed)}`,
+    `other changes: ${others.length ? others.map((x) => `${x.id} ${x.before ?? 'new'} → ${x.now}`).join(', ') : 'none'}`,
+  ];
   if (c.verdict.before !== c.verdict.now) parts.unshift(`verdict ${c.verdict.before} → ${c.verdict.now}`);
   if (c.specHashChanged) parts.push('the spec changed in between (another spec hash)');
   if (c.profileChanged) parts.push(`the profile changed in between (was "${c.profileBefore?.name}")`);

@@ -24,7 +24,9 @@ export default class ExitStatusReporter extends ConformanceReporter {
     const summary = this.summary!;
     const warnings = summary.warnings.length ? ` (SHOULD not met: ${summary.warnings.join(', ')})` : '';
     const since = summary.baseline ? `\n${baselineLine(summary.baseline)}` : '';
-    console.log(`\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${oneLine(summary.firstReason)}` : ''}${since}\nReport: ${this.reportDir}/index.html`);
+    console.log(
+      `\nVerdict: ${summary.verdict}${warnings}${summary.firstReason ? `\n  ${oneLine(summary.firstReason)}` : ''}${since}\nReport: ${this.reportDir}/index.html`,
+    );
     if (result.status === 'interrupted' || result.status === 'timedout') return { status: result.status };
     return { status: summary.verdict === 'conformant' ? 'passed' : 'failed' };
   }

@@ -22,7 +22,8 @@ const pretty = (text: string): string => {
 };
 
 const STATUS_TEXT: Record<string, string> = { 'not-assessed': 'not assessed' };
-export const statusText = (r: Pick<RequirementResult, 'status' | 'profileMismatch'>) => (r.profileMismatch ? 'not assessable' : (STATUS_TEXT[r.status] ?? r.status));
+export const statusText = (r: Pick<RequirementResult, 'status' | 'profileMismatch'>) =>
+  r.profileMismatch ? 'not assessable' : (STATUS_TEXT[r.status] ?? r.status);
 
 export const badge = (r: RequirementResult) => `<span class="badge ${r.status}">${esc(statusText(r))}</span> <span class="level ${r.level}">${r.level}</span>`;
 
@@ -79,7 +80,10 @@ function failedTestsHtml(failedTests: Outcome[], r: RequirementResult, profileNa
     }
   }
   for (const { failure: f, tests } of groups.values()) {
-    const seenBy = tests.length > 1 ? `<p class="meta">The same finding was seen by ${tests.length} tests:</p><ul class="seen-by">${tests.map((title) => `<li>${esc(title)}</li>`).join('')}</ul>` : '';
+    const seenBy =
+      tests.length > 1
+        ? `<p class="meta">The same finding was seen by ${tests.length} tests:</p><ul class="seen-by">${tests.map((title) => `<li>${esc(title)}</li>`).join('')}</ul>`
+        : '';
     parts.push(`<details class="evidence" open>
   <summary>${esc(tests[0])}${tests.length > 1 ? ` and ${tests.length - 1} more test(s)` : ''}</summary>
   ${seenBy}
@@ -99,9 +103,18 @@ function failedTest(t: Outcome, r: RequirementResult, profileName: string): stri
 
 function failure(f: FailureEvidence, r: RequirementResult, profileName: string): string {
   const ex = f.exchange as
-    | { request: { method: string; url: string; headers: Record<string, string>; body: string }; response?: { status: number; headers: Record<string, string>; body: string }; networkError?: string; cut?: string; dropped?: string }
+    | {
+        request: { method: string; url: string; headers: Record<string, string>; body: string };
+        response?: { status: number; headers: Record<string, string>; body: string };
+        networkError?: string;
+        cut?: string;
+        dropped?: string;
+      }
     | undefined;
-  const headers = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const headers = (h: Record<string, string>) =>
+    Object.entries(h)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
   // A check's "documented" line is the kit's own expectation (an Id list, a status), not a quote of the spec.
   const expected = r.basis === 'profile' ? `The profile “${profileName}” expects` : 'The kit expected';
   return `<div class="failure">
@@ -166,7 +179,7 @@ export function baselineBlock(c: BaselineComparison | null): string {
     <li><strong>Newly failing:</strong> ${ids(c.newlyFailing)}</li>
     <li><strong>Fixed:</strong> ${ids(c.fixed)}</li>
     <li><strong>Other status changes:</strong> ${others.length ? others.map((x) => `${link(x.id)} ${esc(x.before ?? 'new')} → ${esc(x.now)}`).join(', ') : 'none'}</li>
-    ${c.specHashChanged ? '<li><strong>The spec changed in between</strong> (another hash of spec/openapi.yaml and spec/requirements.yaml): some differences may be the kit\'s, not the target\'s.</li>' : ''}
+    ${c.specHashChanged ? "<li><strong>The spec changed in between</strong> (another hash of spec/openapi.yaml and spec/requirements.yaml): some differences may be the kit's, not the target's.</li>" : ''}
     ${c.profileChanged ? `<li><strong>The profile changed in between</strong>: it was “${esc(c.profileBefore?.name)}”${c.profileBefore?.path ? ` (${esc(c.profileBefore.path)})` : ''}.</li>` : ''}
   </ul>
 </div>`;

@@ -31,7 +31,10 @@ const VERDICT_TEXT = {
 
 export function renderHtml(s: ConformanceSummary): string {
   const families = loadCatalogue().families;
-  const is = (level: string, ...statuses: string[]) => (r: RequirementResult) => (level === '*' || r.level === level) && statuses.includes(r.status);
+  const is =
+    (level: string, ...statuses: string[]) =>
+    (r: RequirementResult) =>
+      (level === '*' || r.level === level) && statuses.includes(r.status);
   const failedMusts = s.requirements.filter(is('MUST', 'failed'));
   const warnings = s.requirements.filter((r) => (r.level === 'SHOULD' || r.level === 'MAY') && r.status === 'failed');
   const waived = s.requirements.filter(is('*', 'waived'));
@@ -40,7 +43,11 @@ export function renderHtml(s: ConformanceSummary): string {
   const notAssessed = s.requirements.filter(is('*', 'not-assessed'));
   const carded = new Set([...failedMusts, ...warnings, ...waived].map((r) => r.id));
   const changes = new Map((s.baseline?.changed ?? []).map((c) => [c.id, c]));
-  const byFamily = Object.entries(families).map(([family, name]) => ({ family, name, reqs: s.requirements.filter((r) => r.family === family && r.status !== 'not-assessed') }));
+  const byFamily = Object.entries(families).map(([family, name]) => ({
+    family,
+    name,
+    reqs: s.requirements.filter((r) => r.family === family && r.status !== 'not-assessed'),
+  }));
   const cards = (reqs: RequirementResult[]) => reqs.map((r) => failureCard(r, s.profile.name)).join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -77,7 +84,10 @@ ${blocked.length ? `<section aria-labelledby="blocked"><h2 id="blocked">Blocked:
 ${waiversSection(s)}
 <section aria-labelledby="requirements">
   <h2 id="requirements" tabindex="-1">Every requirement, by family</h2>
-  ${byFamily.filter((f) => f.reqs.length).map((f) => familySection(f.family, f.name, f.reqs, carded, changes)).join('\n')}
+  ${byFamily
+    .filter((f) => f.reqs.length)
+    .map((f) => familySection(f.family, f.name, f.reqs, carded, changes))
+    .join('\n')}
 </section>
 <section aria-labelledby="visibility">
   <h2 id="visibility">Visibility lag</h2>
@@ -108,7 +118,14 @@ ${waiversSection(s)}
 /** One line of counts under the verdict, so the size of the problem shows before any detail. */
 function tally(s: ConformanceSummary): string {
   const sum = (status: 'passed' | 'failed' | 'blocked' | 'skipped' | 'waived') => s.counts.MUST[status] + s.counts.SHOULD[status] + s.counts.MAY[status];
-  const parts = [`${s.counts.MUST.failed} MUST failed`, `${s.warnings.length} SHOULD not met`, `${sum('blocked')} blocked`, `${sum('skipped')} skipped`, `${sum('waived')} waived`, `${sum('passed')} passed`];
+  const parts = [
+    `${s.counts.MUST.failed} MUST failed`,
+    `${s.warnings.length} SHOULD not met`,
+    `${sum('blocked')} blocked`,
+    `${sum('skipped')} skipped`,
+    `${sum('waived')} waived`,
+    `${sum('passed')} passed`,
+  ];
   return esc(parts.join(' · '));
 }
 
@@ -116,7 +133,9 @@ function waiversSection(s: ConformanceSummary): string {
   const { applied, expired, unused } = s.waivers;
   if (!applied.length && !expired.length && !unused.length) return '';
   const list = (title: string, items: typeof applied) =>
-    items.length ? `<h3>${esc(title)}</h3><ul>${items.map((w) => `<li><a href="#${esc(w.id)}">${esc(w.id)}</a>: ${esc(w.reason)} — <span>${esc(w.link)}</span>${w.expires ? ` (expires ${esc(w.expires)})` : ''}</li>`).join('')}</ul>` : '';
+    items.length
+      ? `<h3>${esc(title)}</h3><ul>${items.map((w) => `<li><a href="#${esc(w.id)}">${esc(w.id)}</a>: ${esc(w.reason)} — <span>${esc(w.link)}</span>${w.expires ? ` (expires ${esc(w.expires)})` : ''}</li>`).join('')}</ul>`
+      : '';
   return `<section aria-labelledby="waivers"><h2 id="waivers">Waivers</h2>
 ${list('Applied: these failures are accepted and do not change the verdict', applied)}
 ${list('Expired: no longer applied, renew or fix', expired)}

@@ -4,9 +4,14 @@ import { ConformanceReporter } from './collect';
 import { PROFILE_HINT, type ConformanceSummary, type RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
 import { oneLine } from '../client/safe-text';
+import { loadCatalogue } from '../schemas/requirements';
 
 /** Target text in JUnit: each line its own, control characters visible, workflow-command prefixes broken. */
-const eachLine = (text: string) => text.split('\n').map((l) => oneLine(l)).join('\n');
+const eachLine = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => oneLine(l))
+    .join('\n');
 
 const xml = (text: string) =>
   text
@@ -32,7 +37,9 @@ export default class JunitReporter extends ConformanceReporter {
 }
 
 export function renderJunit(summary: ConformanceSummary): string {
-  const families = [...new Set(summary.requirements.map((r) => r.family))];
+  // In the catalogue's order of families, as every output lists them.
+  const present = new Set(summary.requirements.map((r) => r.family));
+  const families = Object.keys(loadCatalogue().families).filter((family) => present.has(family));
   const suites = families.map((family) => {
     const reqs = summary.requirements.filter((r) => r.family === family);
     const count = (s: string) => reqs.filter((r) => r.status === s).length;
@@ -87,7 +94,10 @@ function testcase(r: RequirementResult, summary: ConformanceSummary): string {
     case 'failed': {
       const detail = r.tests
         .filter((t) => t.status === 'failed')
-        .map((t) => `${oneLine(t.noticedIn ? `found while running ${t.noticedIn}` : t.title)}\n${t.error ? eachLine(t.error) : t.failures.map((f) => `${oneLine(f.check)}: ${oneLine(f.received)}\n${oneLine(f.documented)}\n${oneLine(f.fix)}`).join('\n')}`)
+        .map(
+          (t) =>
+            `${oneLine(t.noticedIn ? `found while running ${t.noticedIn}` : t.title)}\n${t.error ? eachLine(t.error) : t.failures.map((f) => `${oneLine(f.check)}: ${oneLine(f.received)}\n${oneLine(f.documented)}\n${oneLine(f.fix)}`).join('\n')}`,
+        )
         .join('\n\n');
       const type = r.level === 'MUST' ? 'MUST' : `${r.level} (warning)`;
       const message = oneLine(r.profileDifference ? `differs from the profile "${summary.profile.name}": ${r.reason ?? 'failed'}` : (r.reason ?? 'failed'));

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, type Level, type Requirement } from '../schemas/requirements';
 import { isExpired, type Waiver } from './waivers';
 import { compareWithBaseline, type Baseline, type BaselineComparison } from './baseline';
+import type { CounterexampleFact } from '../facts/record';
+import type { RecordedFailure, RecordedTest } from '../facts/read';
 
 /**
  * The one place the verdict is computed. Every reporter calls `summarize` on the same outcomes
@@ -15,16 +17,10 @@ export type RequirementStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'n
 export const STATUSES: readonly RequirementStatus[] = ['passed', 'failed', 'blocked', 'skipped', 'not-assessed', 'waived'];
 
 /** How to tell the kit which profile a target follows; every output that mentions a profile gives it. */
-export const PROFILE_HINT = 'supply the target\'s profile with AG_PROFILE=FILE, or draft one with `npx agc profile discover --out FILE`';
+export const PROFILE_HINT = "supply the target's profile with AG_PROFILE=FILE, or draft one with `npx agc profile discover --out FILE`";
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 
-export interface FailureEvidence {
-  check: string;
-  received: string;
-  documented: string;
-  fix: string;
-  exchange?: unknown;
-}
+export type FailureEvidence = RecordedFailure;
 
 /** One test as the reporters saw it; several tests may cite one requirement. */
 export interface Outcome {
@@ -35,13 +31,13 @@ export interface Outcome {
   durationMs: number;
   checks: string[];
   skipReason?: string;
-  /** Requirements whose failure kept this test from being judged (annotations of type "blocked"). */
+  /** Requirements whose failure kept this test from being judged (recorded with recordBlocked; only on a skipped test). */
   blockedBy?: string[];
   /** What the target answered that shows it follows another profile, and the setting to try. */
   profileMismatch?: string;
   error?: string;
   failures: FailureEvidence[];
-  counterexample?: { seed: number; path: string | null; counterexample: string | null; replay: string };
+  counterexample?: CounterexampleFact;
   /** Set on a failure found by another requirement's test (a "finding"): the title of that test. */
   noticedIn?: string;
 }
@@ -128,23 +124,60 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-let suiteSources: { file: string; text: string }[] | undefined;
+/**
+ * One test as the verdict weighs it. Only a skipped test is blocked or not assessable: the runner's
+ * own status has the last word over what the test recorded before it ended.
+ */
+export function outcomeOf(test: RecordedTest): Outcome {
+  const skipped = test.status === 'skipped';
+  return {
+    requirement: test.requirement,
+    title: test.title,
+    file: test.location.file,
+    status: test.status,
+    durationMs: test.durationMs,
+    checks: test.checks,
+    skipReason: test.skipReason,
+    ...(skipped && test.blockedBy.length ? { blockedBy: test.blockedBy } : {}),
+    ...(skipped && test.profileMismatch ? { profileMismatch: test.profileMismatch } : {}),
+    error: test.error,
+    failures: test.evidence,
+    counterexample: test.counterexample,
+  };
+}
 
-/** The spec files citing a requirement, for one that ran no test here (filtered out, or in another shard). */
-function filesCiting(id: string): string[] {
-  if (!suiteSources) {
-    const dir = path.join(ROOT, 'suites');
-    const names = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.spec.ts'));
-    suiteSources = names.map((f) => ({ file: path.join('suites', f), text: readFileSync(path.join(dir, f), 'utf8') }));
-  }
-  return suiteSources.filter((s) => s.text.includes(`requirement('${id}')`)).map((s) => s.file).sort();
+/**
+ * A failure another requirement's test noticed counts as that requirement's failure (the test that
+ * noticed it is blocked by it), with where it was noticed.
+ */
+export function findingOutcomes(test: RecordedTest): Outcome[] {
+  return test.findings.map((finding) => ({
+    requirement: finding.requirement,
+    title: test.title,
+    file: test.location.file,
+    status: 'failed',
+    durationMs: 0,
+    checks: [finding.failure.check],
+    failures: [finding.failure],
+    noticedIn: test.title,
+  }));
 }
 
 function requirementResult(entry: Requirement, tests: Outcome[]): RequirementResult {
-  const testFiles = tests.length ? [...new Set(tests.map((t) => t.file))].sort() : entry.level === 'NOT-ASSESSED' ? [] : filesCiting(entry.id);
+  // Where the runner placed the tests (Playwright's test.location); a requirement none of whose tests ended here has none.
+  const testFiles = [...new Set(tests.map((t) => t.file))].sort();
   const base = {
-    id: entry.id, family: familyOf(entry.id), level: entry.level, basis: entry.basis ?? null, title: entry.title,
-    spec: entry.spec, sends: entry.sends ?? null, expects: entry.expects ?? null, testFiles, tests, checks: [...new Set(tests.flatMap((t) => t.checks))],
+    id: entry.id,
+    family: familyOf(entry.id),
+    level: entry.level,
+    basis: entry.basis ?? null,
+    title: entry.title,
+    spec: entry.spec,
+    sends: entry.sends ?? null,
+    expects: entry.expects ?? null,
+    testFiles,
+    tests,
+    checks: [...new Set(tests.flatMap((t) => t.checks))],
   };
   if (entry.level === 'NOT-ASSESSED') return { ...base, status: 'not-assessed', reason: entry.reason ?? null };
   const blockedBy = [...new Set(tests.flatMap((t) => t.blockedBy ?? []))];
@@ -163,7 +196,8 @@ function requirementResult(entry: Requirement, tests: Outcome[]): RequirementRes
     return { ...base, blockedBy, status: 'blocked', reason: /^blocked by /.test(why) ? why : `blocked by ${blockedBy.join(', ')}: ${why}` };
   }
   const mismatch = tests.find((t) => t.status === 'skipped' && t.profileMismatch);
-  if (mismatch) return { ...base, status: 'skipped', profileMismatch: mismatch.profileMismatch, reason: `not assessable: profile mismatch: ${mismatch.profileMismatch}` };
+  if (mismatch)
+    return { ...base, status: 'skipped', profileMismatch: mismatch.profileMismatch, reason: `not assessable: profile mismatch: ${mismatch.profileMismatch}` };
   const skipped = tests.find((t) => t.status === 'skipped');
   if (skipped) return { ...base, status: 'skipped', reason: skipped.skipReason ?? 'skipped' };
   return { ...base, status: 'passed', reason: null };
@@ -188,9 +222,15 @@ function applyWaivers(requirements: RequirementResult[], waivers: Waiver[], now:
 export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[] = [], now = new Date(), baseline?: Baseline): ConformanceSummary {
   const catalogue = loadCatalogue();
   const profile = facts.profile ?? { name: 'reference', path: null };
-  const requirements = catalogue.requirements.map((entry) => requirementResult(entry, outcomes.filter((o) => o.requirement === entry.id)));
+  const requirements = catalogue.requirements.map((entry) =>
+    requirementResult(
+      entry,
+      outcomes.filter((o) => o.requirement === entry.id),
+    ),
+  );
   for (const r of requirements) {
-    if (r.status === 'failed' && r.basis === 'profile') r.profileDifference = `differs from the profile "${profile.name}", not from the spec (the spec leaves this point open); if the target follows another profile, ${PROFILE_HINT}`;
+    if (r.status === 'failed' && r.basis === 'profile')
+      r.profileDifference = `differs from the profile "${profile.name}", not from the spec (the spec leaves this point open); if the target follows another profile, ${PROFILE_HINT}`;
   }
   const waiverResult = applyWaivers(requirements, waivers, now);
   const counts = {} as ConformanceSummary['counts'];
@@ -222,7 +262,9 @@ export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[
     firstReason = `the target seems to follow another profile than "${profile.name}" (${mismatch.id}: ${mismatch.profileMismatch}); ${PROFILE_HINT}`;
   } else if (mustBlocked) {
     verdict = 'incomplete';
-    const blockers = mustBlocked.blockedBy!.map((id) => `${id} (${byId.get(id)?.status ?? 'unknown'}${byId.get(id)?.reason ? `: ${byId.get(id)!.reason}` : ''})`);
+    const blockers = mustBlocked.blockedBy!.map(
+      (id) => `${id} (${byId.get(id)?.status ?? 'unknown'}${byId.get(id)?.reason ? `: ${byId.get(id)!.reason}` : ''})`,
+    );
     firstReason = `${mustBlocked.id} could not be judged because a prerequisite did not pass: ${blockers.join('; ')}`;
   } else if (mustSkipped) {
     verdict = 'incomplete';
@@ -243,10 +285,20 @@ export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[
     counts,
     warnings: requirements.filter((r) => r.level === 'SHOULD' && r.status === 'failed').map((r) => r.id),
     requirements,
-    visibility: { timeoutMs: facts.visibilityTimeoutMs ?? null, samples: sorted.length, neverVisible: facts.neverVisible, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.length ? sorted[sorted.length - 1] : null, lagsMs: sorted },
+    visibility: {
+      timeoutMs: facts.visibilityTimeoutMs ?? null,
+      samples: sorted.length,
+      neverVisible: facts.neverVisible,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      max: sorted.length ? sorted[sorted.length - 1] : null,
+      lagsMs: sorted,
+    },
     retries: facts.retries,
     runErrors: facts.runErrors,
     waivers: waiverResult,
-    baseline: baseline ? compareWithBaseline(baseline, { verdict, specHash: kit.specHash, profile, statuses: Object.fromEntries(requirements.map((r) => [r.id, r.status])) }) : null,
+    baseline: baseline
+      ? compareWithBaseline(baseline, { verdict, specHash: kit.specHash, profile, statuses: Object.fromEntries(requirements.map((r) => [r.id, r.status])) })
+      : null,
   };
 }

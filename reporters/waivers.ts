@@ -38,7 +38,8 @@ export function loadWaivers(file: string | undefined, knownIds: Set<string>): Wa
     if (typeof w.reason !== 'string' || !w.reason.trim()) problems.push(`${where}.reason is required`);
     if (typeof w.link !== 'string' || !w.link.trim()) problems.push(`${where}.link is required (where the failure is tracked)`);
     const expires = w.expires instanceof Date ? w.expires.toISOString().slice(0, 10) : w.expires;
-    if (expires !== undefined && (typeof expires !== 'string' || Number.isNaN(Date.parse(expires)))) problems.push(`${where}.expires must be a date like 2027-01-31`);
+    if (expires !== undefined && (typeof expires !== 'string' || Number.isNaN(Date.parse(expires))))
+      problems.push(`${where}.expires must be a date like 2027-01-31`);
     return { id: String(w.id), reason: String(w.reason), link: String(w.link), ...(expires !== undefined ? { expires: String(expires) } : {}) };
   });
   if (problems.length) throw new WaiverError(`AG_WAIVERS: ${file} is not usable:\n  - ${problems.join('\n  - ')}`);

@@ -4,7 +4,8 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import YAML from 'yaml';
-import { loadProfile, ProfileError, readPointer, SPEC_DIR, type Profile } from './profile';
+import { loadProfile, ProfileError, SPEC_DIR, type Profile } from './profile';
+import { errorKinds, SPEC_VERSION } from './spec';
 
 export const OPENAPI_PATH = path.join(SPEC_DIR, 'openapi.yaml');
 
@@ -30,8 +31,20 @@ addFormats(ajv);
 // The document is registered whole so its internal and ./profile.yaml refs resolve; strict mode
 // must be told that the OpenAPI root keywords and our extensions are not typos.
 ajv.addVocabulary([
-  'openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security',
-  'tags', 'discriminator', 'xml', 'externalDocs', 'example', 'x-reference-profile',
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'example',
+  'x-reference-profile',
 ]);
 
 export const openapi = YAML.parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document;
@@ -56,7 +69,8 @@ function register(p: Profile): string {
 
 function componentOf(docUri: string, name: string): ValidateFunction {
   // The profile's own timestamp form is no component of the contract (the spec does not narrow it): it is read from the profile.
-  const pointer = name === 'ProfileTimestamp' ? `${docUri.replace(/openapi\.yaml$/, 'profile.yaml')}#/$defs/ProfileTimestamp` : `${docUri}#/components/schemas/${name}`;
+  const pointer =
+    name === 'ProfileTimestamp' ? `${docUri.replace(/openapi\.yaml$/, 'profile.yaml')}#/$defs/ProfileTimestamp` : `${docUri}#/components/schemas/${name}`;
   const validator = ajv.getSchema(pointer);
   if (!validator) throw new Error(`spec/openapi.yaml has no components/schemas/${name}`);
   return validator;
@@ -109,28 +123,13 @@ export function validate(name: ComponentName | (string & {}), data: unknown): { 
   return run(validators[name as ComponentName], data);
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-/** The spec's Errors table for one operation, as the document's `x-error-kind` entries hold it. */
-export function errorKinds(operationId: string): Record<number, string> {
-  for (const item of Object.values(openapi.paths ?? {})) {
-    for (const method of METHODS) {
-      const operation = item?.[method];
-      if (operation?.operationId !== operationId) continue;
-      const kinds: Record<number, string> = {};
-      for (const [status, entry] of Object.entries(operation.responses ?? {})) {
-        const response = '$ref' in entry ? readPointer(openapi, entry.$ref.replace(/^#/, '')) : entry;
-        const kind = (response as Record<string, unknown> | undefined)?.['x-error-kind'];
-        if (typeof kind === 'string') kinds[Number(status)] = kind;
-      }
-      return kinds;
-    }
-  }
-  throw new Error(`spec/openapi.yaml has no operation ${operationId}`);
-}
+export { errorKinds } from './spec';
 
 function withPointer(data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
-  const parts = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node = data;
   for (const part of parts.slice(0, -1)) {
     if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
@@ -169,22 +168,30 @@ export function checkProfileConsistency(p: Profile): string[] {
   };
 
   const { filterField, filters, pageNumber, pageSize } = p.list;
-  expect('ListAssetGroupsRequest', {
-    [filterField]: {
-      [filters.assetSpaceId]: 'space-1',
-      [filters.groupType]: p.create.groupTypes[0] ?? 'AIGC',
-      [filters.groupIds]: ['group-1'],
-      [filters.name]: 'name',
+  expect(
+    'ListAssetGroupsRequest',
+    {
+      [filterField]: {
+        [filters.assetSpaceId]: 'space-1',
+        [filters.groupType]: p.create.groupTypes[0] ?? 'AIGC',
+        [filters.groupIds]: ['group-1'],
+        [filters.name]: 'name',
+      },
+      [pageNumber.field]: pageNumber.default,
+      [pageSize.field]: pageSize.default,
     },
-    [pageNumber.field]: pageNumber.default,
-    [pageSize.field]: pageSize.default,
-  }, true, 'list');
+    true,
+    'list',
+  );
   expect('ListAssetGroupsRequest', { [filterField]: 'not-an-object' }, false, 'list.filterField');
   for (const key of ['assetSpaceId', 'groupType', 'name'] as const) {
     expect('ListAssetGroupsRequest', { [filterField]: { [filters[key]]: 1 } }, false, `list.filters.${key}`);
   }
   expect('ListAssetGroupsRequest', { [filterField]: { [filters.groupIds]: 'group-1' } }, false, 'list.filters.groupIds');
-  for (const [setting, paging] of [['list.pageNumber', pageNumber], ['list.pageSize', pageSize]] as const) {
+  for (const [setting, paging] of [
+    ['list.pageNumber', pageNumber],
+    ['list.pageSize', pageSize],
+  ] as const) {
     expect('ListAssetGroupsRequest', { [paging.field]: paging.minimum }, true, `${setting}.minimum`);
     expect('ListAssetGroupsRequest', { [paging.field]: paging.minimum - 1 }, false, `${setting}.minimum`);
   }
@@ -192,8 +199,11 @@ export function checkProfileConsistency(p: Profile): string[] {
   expect('ListAssetGroupsRequest', { [pageSize.field]: pageSize.maximum + 1 }, false, 'list.pageSize.maximum');
 
   const create: Record<string, string> = {
-    Name: 'name', Title: 'title', Description: 'description',
-    GroupType: p.create.groupTypes[0] ?? 'AIGC', ProjectName: p.create.defaults.ProjectName ?? 'default',
+    Name: 'name',
+    Title: 'title',
+    Description: 'description',
+    GroupType: p.create.groupTypes[0] ?? 'AIGC',
+    ProjectName: p.create.defaults.ProjectName ?? 'default',
   };
   for (const groupType of p.create.groupTypes) expect('CreateAssetGroupRequest', { ...create, GroupType: groupType }, true, 'create.groupTypes');
   for (const field of Object.keys(create)) {
@@ -209,7 +219,7 @@ export function checkProfileConsistency(p: Profile): string[] {
   expect('ProfileTimestamp', utcOffset, p.timestamps.format === 'iso8601-utc', 'timestamps.format');
   expect('ProfileTimestamp', '2024-01-01T12:00:00Z', true, 'timestamps.format');
 
-  const metadata = { RequestId: 'request-1', Action: 'CreateAssetGroup', Version: '2024-01-01', Service: 'service', Region: 'region' };
+  const metadata = { RequestId: 'request-1', Action: 'CreateAssetGroup', Version: SPEC_VERSION, Service: 'service', Region: 'region' };
   const kinds = new Set([...Object.values(errorKinds('CreateAssetGroup')), ...Object.values(errorKinds('ListAssetGroups'))]);
   for (const kind of kinds) {
     const body = withPointer(withPointer({ ResponseMetadata: { ...metadata } }, p.error.codePointer, kind), p.error.messagePointer, 'message');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { isObject } from './spec';
 
 /**
  * The kit's choices where the spec says "not shown" (see spec/profile.yaml for the why).
@@ -45,9 +46,7 @@ export const REFERENCE_PROFILE_PATH = path.join(SPEC_DIR, 'profile.yaml');
 
 export class ProfileError extends Error {}
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isMapping = isObject;
 
 /**
  * `$defs` names before 0.2, when they equalled names under components.schemas of the contract and
@@ -127,7 +126,8 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
     let node: unknown = p;
     for (const part of pointer.split('.')) node = isMapping(node) ? node[part] : undefined;
     if (node === undefined && optional) return;
-    if (typeof node !== 'string' || !values.includes(node)) problems.push(`${pointer} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(node)}`);
+    if (typeof node !== 'string' || !values.includes(node))
+      problems.push(`${pointer} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(node)}`);
   };
   oneOf('list.nameMatch', NAME_MATCHES);
   oneOf('list.pageSize.aboveMaximum', ABOVE_MAXIMUM);

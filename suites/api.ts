@@ -13,6 +13,7 @@ import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { redactTokens } from '../client/redact';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
+import { SPEC_VERSION } from '../schemas/spec';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
@@ -21,7 +22,8 @@ export { redactTokens } from '../client/redact';
 export { longestChain, type RequestStats } from '../client/request-stats';
 export { RATE_LIMITED_REASON, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 
-export const VERSION = '2024-01-01';
+/** The Version every request of the kit sends. */
+export const VERSION = SPEC_VERSION;
 
 /** A body to send as is (malformed JSON, odd encodings) rather than JSON-encoded. */
 export class RawBody {
@@ -59,7 +61,10 @@ const turns = new Map<TokenRole, Promise<void>>();
 async function inTurn<T>(role: TokenRole, task: () => Promise<T>): Promise<T> {
   const previous = turns.get(role) ?? Promise.resolve();
   let release!: () => void;
-  turns.set(role, previous.then(() => new Promise<void>((resolve) => (release = resolve))));
+  turns.set(
+    role,
+    previous.then(() => new Promise<void>((resolve) => (release = resolve))),
+  );
   await previous;
   try {
     return await task();
@@ -111,7 +116,14 @@ export class Api {
       timeoutMs: this.config.requestTimeoutMs,
       contentType: options.contentType,
       userAgent: options.userAgent,
-      ...(options.cookies?.length ? { cookie: { value: options.cookies.join('; '), shown: `<${options.cookies.length} cookie(s) the target set: ${options.cookies.map((c) => c.split('=')[0]).join(', ')}>` } } : {}),
+      ...(options.cookies?.length
+        ? {
+            cookie: {
+              value: options.cookies.join('; '),
+              shown: `<${options.cookies.length} cookie(s) the target set: ${options.cookies.map((c) => c.split('=')[0]).join(', ')}>`,
+            },
+          }
+        : {}),
     };
     const start = performance.now();
     const exchange = await sendWhileAlive(this.config.baseURL, sendOptions);
@@ -120,14 +132,24 @@ export class Api {
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
     this.exchanges.push(exchange);
-    const items = action === 'ListAssetGroups' && role !== null && !options.authorization ? (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items : undefined;
+    const items =
+      action === 'ListAssetGroups' && role !== null && !options.authorization
+        ? (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items
+        : undefined;
     if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(role!).add(item.Id);
     return exchange;
   }
 
   /** The plain list that tells whether the target still answers (liveness.ts). */
   private probe(): SendOptions {
-    return { action: 'ListAssetGroups', version: VERSION, body: '{}', authorization: `Bearer ${this.config.tokens.primary}`, authorizationShown: 'Bearer <AG_TOKEN>', timeoutMs: this.config.requestTimeoutMs };
+    return {
+      action: 'ListAssetGroups',
+      version: VERSION,
+      body: '{}',
+      authorization: `Bearer ${this.config.tokens.primary}`,
+      authorizationShown: 'Bearer <AG_TOKEN>',
+      timeoutMs: this.config.requestTimeoutMs,
+    };
   }
 
   /**

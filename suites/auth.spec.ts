@@ -1,18 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { test, requirement, groupsOf, type Api } from './fixtures';
-import {
-  JSON_ANSWER,
-  documentedStatus,
-  envelopeOf,
-  errorBodyShape,
-  errorKindFitsStatus,
-  errorKindReadable,
-  errorWith,
-  owned,
-  statusIs,
-  tokenAccepted,
-  type OperationId,
-} from './checks';
+import { errorWith, owned, statusIs, tokenAccepted, type OperationId } from './checks';
 import type { Exchange } from '../client/exchange';
 import type { Dataset } from './dataset';
 import { recordNote } from '../facts/record';
@@ -20,17 +8,25 @@ import { together, type CallOptions } from './api';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
 function validBody(api: Api, operation: OperationId): Record<string, unknown> {
-  return operation === 'CreateAssetGroup' ? { Name: api.uniqueName('auth'), Title: 'Auth probe', Description: 'Must be refused', GroupType: 'AIGC', ProjectName: 'default' } : {};
+  return operation === 'CreateAssetGroup'
+    ? { Name: api.uniqueName('auth'), Title: 'Auth probe', Description: 'Must be refused', GroupType: 'AIGC', ProjectName: 'default' }
+    : {};
 }
 
 const OPERATIONS: OperationId[] = ['CreateAssetGroup', 'ListAssetGroups'];
 
 /** A request the target must refuse; a create goes through createRefused, so a proxy's 429 before authentication is waited out, not judged. */
-const refusedCall = (api: Api, op: OperationId, options: CallOptions) => (op === 'CreateAssetGroup' ? api.createRefused(validBody(api, op), options) : api.call(op, validBody(api, op), options));
+const refusedCall = (api: Api, op: OperationId, options: CallOptions) =>
+  op === 'CreateAssetGroup' ? api.createRefused(validBody(api, op), options) : api.call(op, validBody(api, op), options);
 const tokenAuthError = errorWith(401);
 
 /** Sends each Authorization form to each operation, a few at a time, and judges every answer as a 401 TokenAuthError. */
-async function refusedForms(api: Api, verify: (ex: Exchange, steps: typeof tokenAuthError) => Promise<void>, forms: { value: string; shown: string }[], operations = OPERATIONS) {
+async function refusedForms(
+  api: Api,
+  verify: (ex: Exchange, steps: typeof tokenAuthError) => Promise<void>,
+  forms: { value: string; shown: string }[],
+  operations = OPERATIONS,
+) {
   const answers = await together(operations.flatMap((op) => forms.map((authorization) => () => refusedCall(api, op, { authorization }))));
   for (const answer of answers) await verify(answer, tokenAuthError);
 }
@@ -40,13 +36,17 @@ const flipCase = (token: string) => [...token].map((c) => (c === c.toUpperCase()
 
 test.describe('AUTH authentication', () => {
   test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ dataset, verify }) => {
-    // Sent by the create-and-wait phase (suites/dataset.ts): an otherwise valid request of each operation without the header.
+    // Sent by the create-and-wait phase (suites/dataset-setup.ts): an otherwise valid request of each operation without the header.
     const anonymous = dataset.shared.provoked.filter((ex) => ex.request.headers.authorization === undefined);
     for (const answer of anonymous) await verify(answer, tokenAuthError);
   });
 
   test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify }) => {
-    await refusedForms(api, verify, ['Bearer ', 'Bearer'].map((value) => ({ value, shown: JSON.stringify(value) })));
+    await refusedForms(
+      api,
+      verify,
+      ['Bearer ', 'Bearer'].map((value) => ({ value, shown: JSON.stringify(value) })),
+    );
   });
 
   test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify }) => {
@@ -76,7 +76,7 @@ test.describe('AUTH authentication', () => {
     const middle = Math.floor(token.length / 2);
     const last = token.at(-1) === 'x' ? 'y' : 'x';
     const forms = [
-      ...(flipCase(token) !== token ? [{ value: `Bearer ${flipCase(token)}`, shown: 'Bearer <AG_TOKEN with its letters\' case flipped>' }] : []),
+      ...(flipCase(token) !== token ? [{ value: `Bearer ${flipCase(token)}`, shown: "Bearer <AG_TOKEN with its letters' case flipped>" }] : []),
       { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' },
       { value: `Bearer ${token}x`, shown: 'Bearer <AG_TOKEN>x' },
       { value: `Bearer x${token}`, shown: 'Bearer x<AG_TOKEN>' },
@@ -99,32 +99,16 @@ test.describe('AUTH authentication', () => {
   });
 });
 
-/** The client mistakes the create-and-wait phase provoked (suites/dataset.ts), where they were answered with an error. */
-function provokedErrors(dataset: Dataset): Exchange[] {
-  const errors = dataset.shared.provoked.filter((ex) => (ex.response?.status ?? 0) >= 400);
-  test.skip(errors.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
-  return errors;
-}
-
-test.describe('ERR error body and error kinds', () => {
-  test('ERR-01 Error bodies have the profile\'s error shape', requirement('ERR-01'), async ({ dataset, verify }) => {
-    for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), errorBodyShape]);
-  });
-
-  test('ERR-02 The error kind fits the status and the operation as the spec\'s error table gives it', requirement('ERR-02'), async ({ dataset, verify }) => {
-    // Answers to requests without a token are AUTH's to judge (status and kind); the others are judged here.
-    const authorized = provokedErrors(dataset).filter((ex) => ex.request.headers.authorization !== undefined);
-    for (const ex of authorized) await verify(ex, [JSON_ANSWER, envelopeOf(ex), owned('ERR-01', errorKindReadable), errorKindFitsStatus]);
-  });
-
-  test('ERR-03 Error statuses are among those documented for the operation', requirement('ERR-03'), async ({ dataset, verify }) => {
-    for (const ex of provokedErrors(dataset)) await verify(ex, [documentedStatus]);
-  });
-});
-
 /** Every exchange of the run this worker can see: the create-and-wait phase's, and the given ones. */
 function runExchanges(dataset: Dataset, own: Exchange[]): Exchange[] {
-  return [...dataset.groups.map((g) => g.create), dataset.shared.emptyList, ...dataset.shared.provoked, ...Object.values(dataset.lastPolls), ...dataset.rateLimited, ...own].filter((ex): ex is Exchange => !!ex);
+  return [
+    ...dataset.groups.map((g) => g.create),
+    dataset.shared.emptyList,
+    ...dataset.shared.provoked,
+    ...Object.values(dataset.lastPolls),
+    ...dataset.rateLimited,
+    ...own,
+  ].filter((ex): ex is Exchange => !!ex);
 }
 
 /** The last value of each cookie the target set in these exchanges, as `name=value`. */
@@ -135,31 +119,50 @@ function cookiesSet(exchanges: Exchange[]): string[] {
 }
 
 test.describe('AUTH hostile clients: cookies and User-Agent', () => {
-  test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError, even with the cookies the target set', requirement('AUTH-01'), async ({ api, dataset, verify }) => {
-    // A target that sets a session cookie and then takes it instead of the token would pass every
-    // other AUTH test: the kit keeps no cookie jar. Here, and only here, it sends back every cookie
-    // the target set during the run (an authorised list and an anonymous one are sent first, so a
-    // cookie set on either is among them), without a token.
-    const own = await together([() => api.call('ListAssetGroups', {}), ...OPERATIONS.map((op) => () => refusedCall(api, op, { as: null }))]);
-    const cookies = cookiesSet(runExchanges(dataset, own));
-    recordNote(test.info(), 'note', cookies.length ? `sent back ${cookies.length} cookie(s) the target set` : 'the target set no cookie during the run; sent without one');
-    const answers = await together(OPERATIONS.map((op) => () => refusedCall(api, op, { as: null, cookies })));
-    for (const answer of answers) await verify(answer, tokenAuthError);
-  });
+  test(
+    'AUTH-01 A request without an Authorization header gets 401 TokenAuthError (even with the cookies the target set)',
+    requirement('AUTH-01'),
+    async ({ api, dataset, verify }) => {
+      // A target that sets a session cookie and then takes it instead of the token would pass every
+      // other AUTH test: the kit keeps no cookie jar. Here, and only here, it sends back every cookie
+      // the target set during the run (an authorised list and an anonymous one are sent first, so a
+      // cookie set on either is among them), without a token.
+      const own = await together([() => api.call('ListAssetGroups', {}), ...OPERATIONS.map((op) => () => refusedCall(api, op, { as: null }))]);
+      const cookies = cookiesSet(runExchanges(dataset, own));
+      recordNote(
+        test.info(),
+        'note',
+        cookies.length ? `sent back ${cookies.length} cookie(s) the target set` : 'the target set no cookie during the run; sent without one',
+      );
+      const answers = await together(OPERATIONS.map((op) => () => refusedCall(api, op, { as: null, cookies })));
+      for (const answer of answers) await verify(answer, tokenAuthError);
+    },
+  );
 
-  test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError, with the kit\'s User-Agent and with none', requirement('AUTH-01'), async ({ api, verify }) => {
-    // A target that waives authentication for clients it does not recognise (no User-Agent: a health check, a script) is still refused here.
-    const answers = await together(OPERATIONS.flatMap((op) => [undefined, null].map((userAgent) => () => refusedCall(api, op, { as: null, userAgent }))));
-    for (const answer of answers) await verify(answer, tokenAuthError);
-  });
+  test(
+    "AUTH-01 A request without an Authorization header gets 401 TokenAuthError (with the kit's User-Agent and with none)",
+    requirement('AUTH-01'),
+    async ({ api, verify }) => {
+      // A target that waives authentication for clients it does not recognise (no User-Agent: a health check, a script) is still refused here.
+      const answers = await together(OPERATIONS.flatMap((op) => [undefined, null].map((userAgent) => () => refusedCall(api, op, { as: null, userAgent }))));
+      for (const answer of answers) await verify(answer, tokenAuthError);
+    },
+  );
 
-  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError, with the kit\'s User-Agent and with none', requirement('AUTH-06'), async ({ api, verify }) => {
-    const token = api.token('primary');
-    const nearMiss = { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' };
-    // A random token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
-    const control = { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' };
-    const [first, ...answers] = await together([() => api.call('ListAssetGroups', {}, { authorization: control }), ...[undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent }))]);
-    await verify(first, [owned('AUTH-04', statusIs(401))]);
-    for (const answer of answers) await verify(answer, tokenAuthError);
-  });
+  test(
+    "AUTH-06 A near-miss of a valid token gets 401 TokenAuthError (with the kit's User-Agent and with none)",
+    requirement('AUTH-06'),
+    async ({ api, verify }) => {
+      const token = api.token('primary');
+      const nearMiss = { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' };
+      // A random token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
+      const control = { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' };
+      const [first, ...answers] = await together([
+        () => api.call('ListAssetGroups', {}, { authorization: control }),
+        ...[undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent })),
+      ]);
+      await verify(first, [owned('AUTH-04', statusIs(401))]);
+      for (const answer of answers) await verify(answer, tokenAuthError);
+    },
+  );
 });

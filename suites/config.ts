@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import dotenv from 'dotenv';
+import type { FullConfig } from '@playwright/test/reporter';
+import { evidenceBytes } from '../client/evidence';
 
 // A .env beside the kit is read once, and never overrides what the environment already says.
 dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });
@@ -34,11 +36,27 @@ export interface KitConfig {
   /** How far a target's clock may be from the kit's before a timestamp is taken for local time (SCHEMA-03). */
   clockSkewMs: number;
   reportDir: string;
+  /** AG_WAIVERS, as given: the target's waiver file. */
+  waiversPath: string | undefined;
+  /** AG_BASELINE, as given: a previous run's conformance.json. */
+  baselinePath: string | undefined;
+  /** Characters of the target's text one report may hold (AG_REPORT_TARGET_BYTES). */
+  reportTargetBytes: number;
+  /** Characters of one body, or one error text, kept as evidence (AG_EVIDENCE_BYTES). */
+  evidenceBytes: number;
   seed: number;
   numRuns: number;
   runId: string;
   /** Every name the kit creates starts with this, so a run only ever reads back its own data. */
   namePrefix: string;
+}
+
+/** What the reporters need of the configuration: where to write, and what to compare and waive. */
+export type ReportSettings = Pick<KitConfig, 'reportDir' | 'waiversPath' | 'baselinePath' | 'reportTargetBytes' | 'evidenceBytes'>;
+
+/** The kit's configuration as a Playwright worker-scoped option (`use: { kitConfig }` in playwright.config.ts). */
+export interface KitWorkerOptions {
+  kitConfig: KitConfig | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -58,7 +76,8 @@ function checkBaseURL(raw: string): string {
     throw new ConfigError(`AG_BASE_URL is not a URL: ${JSON.stringify(raw)} (expected e.g. https://staging.example.com)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`AG_BASE_URL must be http or https, not ${url.protocol}`);
-  if (url.search || url.hash) throw new ConfigError('AG_BASE_URL must not carry a query or fragment: give the base only; the kit adds /v1/media_assets/?Action=…');
+  if (url.search || url.hash)
+    throw new ConfigError('AG_BASE_URL must not carry a query or fragment: give the base only; the kit adds /v1/media_assets/?Action=…');
   return raw;
 }
 
@@ -87,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     if (value.trim() === '') throw new ConfigError(`${name} is set but empty; unset it to skip the checks that need it, or give the token`);
     tokens[role] = value.trim();
   }
-  if (!embedded && !tokens.primary) throw new ConfigError('AG_TOKEN is required with AG_BASE_URL: the primary user\'s Bearer token');
+  if (!embedded && !tokens.primary) throw new ConfigError("AG_TOKEN is required with AG_BASE_URL: the primary user's Bearer token");
   const runId = env.AG_RUN_ID || 'local';
   // The run id is part of every Name the kit creates; a long one would push them past the profile's bounds.
   if (!/^[a-z0-9-]{1,16}$/.test(runId)) throw new ConfigError(`AG_RUN_ID must be 1 to 16 characters of a-z, 0-9 and -, not ${JSON.stringify(runId)}`);
@@ -101,10 +120,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     visibilityTimeoutMs: positiveInt(env, 'AG_VISIBILITY_TIMEOUT_MS', embedded ? 10_000 : 60_000),
     requestTimeoutMs: positiveInt(env, 'AG_REQUEST_TIMEOUT_MS', 15_000),
     clockSkewMs: positiveInt(env, 'AG_CLOCK_SKEW_MS', 300_000),
-    reportDir: path.resolve(env.AG_REPORT_DIR || 'conformance-report'),
+    ...loadReportSettings(env),
     seed: Number(seedRaw || 0),
     numRuns: positiveInt(env, 'AG_NUM_RUNS', 25),
     runId,
     namePrefix: `agc-${runId}-`,
   };
+}
+
+/** The report settings alone; lenient, as the reporters always were: a value that is not a positive number falls back to the default. */
+export function loadReportSettings(env: NodeJS.ProcessEnv = process.env): ReportSettings {
+  const raw = env.AG_REPORT_TARGET_BYTES;
+  return {
+    reportDir: path.resolve(env.AG_REPORT_DIR || 'conformance-report'),
+    waiversPath: env.AG_WAIVERS || undefined,
+    baselinePath: env.AG_BASELINE || undefined,
+    reportTargetBytes: raw && /^\d+$/.test(raw.trim()) && Number(raw) > 0 ? Number(raw) : 16 * 1024 * 1024,
+    evidenceBytes: evidenceBytes(env),
+  };
+}
+
+/** The configuration playwright.config.ts resolved and handed to the run as `use.kitConfig`, if this Playwright config carries it. */
+export function kitConfigOf(config: Pick<FullConfig, 'projects'>): KitConfig | undefined {
+  const use = config.projects?.[0]?.use as Partial<KitWorkerOptions> | undefined;
+  return use?.kitConfig ?? undefined;
+}
+
+/**
+ * The reporters' settings, from the configuration the run resolved. A Playwright config that does
+ * not carry it gives them through the environment, by the same rules: merge-reports (a blob report
+ * keeps nothing of `use` but testIdAttribute; `agc merge` passes its options as the environment, as
+ * `agc run` does) and configs that are not the kit's (the kit's own tests of its reporters).
+ */
+export function reportSettingsOf(config: Pick<FullConfig, 'projects'>): ReportSettings {
+  return kitConfigOf(config) ?? loadReportSettings();
+}
+
+/**
+ * The embedded reference server's URL is known only once its webServer has printed it: Playwright
+ * sets AG_REFERENCE_URL from the `wait` pattern's named group. A configuration resolved before that
+ * (the runner's, which global setup reads) takes it from there.
+ */
+export function withReferenceURL(config: KitConfig, env: NodeJS.ProcessEnv = process.env): KitConfig {
+  return config.embedded && !config.baseURL && env.AG_REFERENCE_URL ? { ...config, baseURL: env.AG_REFERENCE_URL } : config;
 }

@@ -1,23 +1,23 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { boundExchange } from '../client/evidence';
-import { ensureRunDir, runDirOf, writePrivate } from '../client/run-dir';
-import { Api, CONCURRENCY, listBody, RawBody, type RequestStats, type RetryCounts } from './api';
-import type { KitConfig, TokenRole } from './config';
 import { test } from '@playwright/test';
-import { recordBlocked as blocked } from '../facts/record';
+import { boundExchange } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
-import { listShape, type Failure } from './checks';
-import { ownRequirement, recordEvidence, recordFinding } from '../facts/record';
-import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
+import { ensureRunDir, runDirOf, writePrivate } from '../client/run-dir';
+import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
+import { readPointer, type Profile } from '../schemas/profile';
+import { listBody, type Api, type RequestStats, type RetryCounts } from './api';
+import { JSON_ANSWER, listedBy, listShape, listsIncluding, owned, resultPresent, succeeded, visibleInTime, type Failure, type Step } from './checks';
+import type { TokenRole } from './config';
+import type { Judge, Verify } from './fixtures';
 
 /**
  * The run's own groups, created once before the suites start and shared by every test that needs
- * created groups: one create-and-wait phase per run instead of one per test. The phase never
- * throws; it records what happened, and the tests judge the record (CREATE-01, VIS-01, …).
+ * created groups: one create-and-wait phase per run instead of one per test (suites/dataset-setup.ts).
+ * The phase never throws; it records what happened, and the tests judge the record (CREATE-01, VIS-01, …).
  */
 export interface GroupRecord {
+  /** The key of its name in GROUPS: what the record and the reports show. */
   key: string;
   via: TokenRole;
   /** The requirement a refused create of this group fails: CREATE-01, or CREATE-05 for values at the profile's bounds. */
@@ -73,254 +73,42 @@ export interface Dataset {
   idFilterDrops?: boolean;
 }
 
+/**
+ * The run's groups, named by the role each plays in the suites; each is created through the token
+ * `via`, under `key` (what the record, its Names and the reports carry).
+ */
+export const GROUPS = {
+  /** A plain group: the run's first create, the success ENV and VER read. */
+  plain: { key: 'p0', via: 'primary' },
+  /** Text of several scripts and of every Unicode plane, well inside any bound (CREATE-02). */
+  everyScript: { key: 'p1', via: 'primary' },
+  /** Mixed case in the Name: LIST-05 finds it by its Name, LIST-07 tells how the name filter treats case. */
+  mixedCaseName: { key: 'p2', via: 'primary' },
+  /** Leading, trailing and inner whitespace, to come back as sent (CREATE-02). */
+  whitespace: { key: 'p3', via: 'primary' },
+  /** No ProjectName: CREATE-04 looks for the profile's default. */
+  projectNameOmitted: { key: 'p4', via: 'primary' },
+  /** At the profile's bounds: CREATE-05's alone. */
+  atBounds: { key: 'p5', via: 'primary' },
+  /** Created through the channel-A token. */
+  channelA: { key: 'a', via: 'channelA' },
+  /** Created through the channel-B token. */
+  channelB: { key: 'b', via: 'channelB' },
+} as const satisfies Record<string, { key: string; via: TokenRole }>;
+export type GroupName = keyof typeof GROUPS;
+
+/** The token roles that create groups. */
+export const CREATING_ROLES = ['primary', 'channelA', 'channelB'] as const;
+
+/** Selects one named group, for groupsOf. */
+export const isGroup =
+  (name: GroupName) =>
+  (g: GroupRecord): boolean =>
+    g.key === GROUPS[name].key;
+
 /** The dataset lives in the run's private folder (run-dir.ts), removed at the end of the run. */
 export function datasetFile(runId: string): string {
   return path.join(runDirOf(runId), 'dataset.json');
-}
-
-/** What each of the run's groups is created with. Kept small: it is the kit's whole footprint. */
-type Planned = { key: string; via: TokenRole; judgedBy: string; sent: Record<string, string> };
-
-/**
- * Characters of every Unicode plane that has assigned or private-use characters (0, 1, 2, 3, 14,
- * 15, 16), composed and combining: a value made of them must come back as sent, not normalised,
- * re-encoded or cut at a UTF-16 boundary. Planes 4 to 13 are unassigned and not sent.
- */
-const PLANES = ['é', 'e\u0301', '世', '🎬', '𝄞', '𠀀', '\u{30000}', '\u{E0100}', '\u{F0000}', '\u{10FFFD}'];
-/** Every plane once: 10 code points, 17 UTF-16 units, 35 UTF-8 bytes, well inside any bound the kit tests. */
-export const EVERY_PLANE = PLANES.join('');
-
-/**
- * `start` padded to exactly `length` in the profile's length unit, or left as is when longer. The
- * unit of a bound is not shown: with none stated, the padding is ASCII, whose length is the same in
- * code points, UTF-16 units and bytes; with one stated, it is text of every plane measured in it.
- */
-export function atLength(start: string, length: number, unit?: Profile['create']['lengthUnit']): string {
-  let out = start;
-  for (let i = 0; lengthIn(out, unit) < length; i++) {
-    const next = unit === undefined ? 'a' : PLANES[i % PLANES.length];
-    // A character that would overshoot the bound in this unit is replaced by ASCII.
-    out += lengthIn(out + next, unit) <= length ? next : 'a';
-  }
-  return out;
-}
-
-function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profile): Planned[] {
-  const salt = Math.random().toString(36).slice(2, 8);
-  const name = (key: string) => `${prefix}ds-${key}-${salt}`;
-  const probe = (key: string, via: TokenRole, sent: Record<string, string>, judgedBy = 'CREATE-01'): Planned => ({ key, via, judgedBy, sent: { Name: name(key), ...sent } });
-  const { maxLength, lengthUnit } = profile.create;
-  const groups: Planned[] = [
-    probe('p0', 'primary', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
-    // Text of several scripts and of every Unicode plane, well inside any bound (CREATE-02).
-    probe('p1', 'primary', { Name: `${name('p1')}-Grüße-世界`, Title: `Grüße, 世界 — ✓ ${EVERY_PLANE}`, Description: `Unicode survives a round trip: Grüße, 世界, Ελληνικά, ${EVERY_PLANE}`, GroupType: 'AIGC', ProjectName: 'agc-project' }),
-    // Mixed case in the Name: LIST-07 tells how the name filter treats case.
-    probe('p2', 'primary', { Name: `${prefix}ds-p2-MixedCase-${salt}`, Title: 'Conformance probe p2', Description: '', GroupType: 'AIGC', ProjectName: 'default' }),
-    // Leading, trailing and inner whitespace must come back as sent, not trimmed or folded (CREATE-02).
-    probe('p3', 'primary', { Name: `${name('p3')}  x `, Title: '  Conformance probe p3  ', Description: ' Third of five,\tinner  spaces and a line\nbreak ', GroupType: 'AIGC', ProjectName: 'agc-project' }),
-    // No ProjectName: CREATE-04 looks for the profile's default in the list item.
-    probe('p4', 'primary', { Title: 'Conformance probe p4', Description: 'ProjectName omitted', GroupType: 'AIGC' }),
-    // At the profile's bounds (CREATE-05): the longest Name and Description allowed, and an empty optional Title.
-    probe('p5', 'primary', { Name: atLength(`${name('p5')}-`, maxLength.Name ?? 64, lengthUnit), Title: '', Description: atLength('', maxLength.Description ?? 300, lengthUnit), GroupType: 'AIGC', ProjectName: 'default' }, 'CREATE-05'),
-    probe('a', 'channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
-    probe('b', 'channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
-  ];
-  return groups.filter((g) => has(g.via));
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The largest page the profile allows, not one the size of the pending Ids: then a target that
- * mishandles the Id filter still shows the run's few new groups on its first page, and what fails
- * is the filter's own requirement (LIST-04), deterministically, not visibility by chance.
- */
-function idsFilter(profile: Profile, ids: string[]): Record<string, unknown> {
-  return listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum });
-}
-
-/** Items of a list answer, or [] when the answer is not a list result. */
-export function itemsOf(exchange: Exchange | undefined): Record<string, unknown>[] {
-  const items = readPointer(exchange?.response?.json, '/Result/Items');
-  return Array.isArray(items) ? items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
-}
-
-export async function buildDataset(config: KitConfig & { baseURL: string }, profile: Profile, emptyList: Exchange): Promise<Dataset> {
-  const started = new Date();
-  const api = new Api(config, (_role, variable) => {
-    throw new Error(`${variable} is not configured`);
-  });
-  const dataset: Dataset = {
-    runId: config.runId,
-    prefix: config.namePrefix,
-    startedAt: started.toISOString(),
-    finishedAt: '',
-    visibilityTimeoutMs: config.visibilityTimeoutMs,
-    groups: [],
-    shared: { emptyList, provoked: [] },
-    lastPolls: {},
-    polls: 0,
-    retries: api.retries,
-    rateLimited: api.rateLimited,
-  };
-  let creates = api.requestStats();
-  try {
-    const planned = plan(config.namePrefix, (role) => api.has(role), profile);
-    // As many at once as a test's independent requests (client/concurrency.ts): the run's few groups in one round trip.
-    const queue = [...planned];
-    const workers = Array.from({ length: CONCURRENCY }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const { exchange, attempts } = await api.create(next.sent, next.via);
-        const id = readPointer(exchange.response?.json, '/Result/Id');
-        dataset.groups.push({ ...next, id: exchange.response?.status === 200 && typeof id === 'string' && id !== '' ? id : null, create: exchange, attempts, createdAt: Date.now(), visibleAfterMs: null });
-      }
-    });
-    // Sent beside the creates, so they cost the run no round trip of their own.
-    const provoked = provokeErrors(api, config.namePrefix);
-    await Promise.all(workers);
-    creates = api.requestStats();
-    dataset.shared.provoked = await provoked;
-    dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
-    await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
-    await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset), probeIdFilterKeepsAll(api, profile, dataset)]);
-  } catch (error) {
-    dataset.error = (error as Error).message;
-  }
-  dataset.finishedAt = new Date().toISOString();
-  dataset.requests = { creates, all: api.requestStats() };
-  return dataset;
-}
-
-/**
- * Polls each token's list, filtered by the Ids created through that token, until every group has
- * shown up or its visibility timeout has passed. Gentle: one request per token per round, and
- * rounds back off from 100 ms to 2 s.
- */
-async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, timeoutMs: number): Promise<void> {
-  let delay = 100;
-  for (;;) {
-    const pending = dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null && Date.now() - g.createdAt <= timeoutMs);
-    if (pending.length === 0) return;
-    const roles = [...new Set(pending.map((g) => g.via))];
-    await Promise.all(
-      roles.map(async (role) => {
-        const ids = pending.filter((g) => g.via === role).map((g) => g.id!);
-        const exchange = await api.call('ListAssetGroups', idsFilter(profile, ids), { as: role });
-        dataset.polls++;
-        dataset.lastPolls[role] = exchange;
-        const seen = new Set(itemsOf(exchange).map((item) => item.Id));
-        if ([...seen].some((id) => !ids.includes(id as string))) dataset.idFilterLeaked = true;
-        const answeredAt = Date.now();
-        for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
-      }),
-    );
-    if (pending.every((g) => Date.now() - g.createdAt > timeoutMs - delay)) dataset.unseenBecause ??= notVisibility(dataset, pending.map((g) => g.id!));
-    const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
-    await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
-    delay = Math.min(Math.round(delay * 1.5), 2000);
-  }
-}
-
-/**
- * The last polls, read for what else than lag could hide the pending groups: Ids listed as another
- * JSON type than create answered, or a first page holding fewer matches than it had room for.
- */
-function notVisibility(dataset: Dataset, pending: string[]): Dataset['unseenBecause'] {
-  for (const exchange of Object.values(dataset.lastPolls)) {
-    if (!exchange || exchange.response?.status !== 200) continue;
-    // A list the kit cannot read at all (Items not an array, a TotalCount string) is SCHEMA-02's, whatever else it hides.
-    const shape = listShape(exchange);
-    if (shape) return { owner: 'SCHEMA-02', failure: shape, exchange };
-    const listed = itemsOf(exchange);
-    const retyped = listed.find((item) => typeof item.Id !== 'string' && pending.includes(String(item.Id)));
-    if (retyped) {
-      const failure = { check: 'idsAsCreated', received: `the list gives Id ${JSON.stringify(retyped.Id)} (a JSON ${typeof retyped.Id}) for the group created with Id ${JSON.stringify(String(retyped.Id))}`, documented: 'Id | string, platform logical ID of the form <group_id> | list item; create result', fix: 'write Id as the same JSON string in list items as in the create result' };
-      return { owner: 'SCHEMA-02', failure, exchange };
-    }
-    const total = readPointer(exchange.response.json, '/Result/TotalCount');
-    const asked = pending.filter((id) => exchange.request.body.includes(JSON.stringify(id))).length;
-    if (typeof total === 'number' && total > listed.length && listed.length < asked) {
-      const failure = { check: 'firstPageHoldsMatches', received: `the first page of a query by ${asked} Ids, with room for all, held ${listed.length} items with TotalCount ${total}`, documented: 'page 1 holds the first matches: PageNumber | integer | Page number of this result.', fix: 'start page n at offset (n - 1) * PageSize' };
-      return { owner: 'PAGE-05', failure, exchange };
-    }
-  }
-  return undefined;
-}
-
-/**
- * Blocks the running test by the owner of what hid the run's groups (Dataset.unseenBecause), with its
- * finding; the owner's own test fails with it instead.
- */
-function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): never {
-  const info = test.info();
-  if (ownRequirement(info) === cause.owner) {
-    recordEvidence(info, { failure: cause.failure, exchange: cause.exchange });
-    throw new Error(`${cause.failure.check} failed\n  Received:   ${cause.failure.received}\n  Documented: ${cause.failure.documented}\n  Fix:        ${cause.failure.fix}`);
-  }
-  recordFinding(info, { requirement: cause.owner, failure: cause.failure, exchange: cause.exchange });
-  blocked(info, [cause.owner], `${cause.failure.check}: ${cause.failure.received}`);
-}
-
-/** The client mistakes every error requirement reads: each is one the spec documents an error for. */
-function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
-  const create = { Name: `${prefix}provoked-${Math.random().toString(36).slice(2, 8)}`, Title: 'Must be refused', Description: '', GroupType: 'AIGC', ProjectName: 'default' };
-  return Promise.all([
-    api.createRefused(create, { as: null }),
-    api.call('ListAssetGroups', {}, { as: null }),
-    // "A missing or invalid token yields HTTP 401": whatever the body, so a body checked first must not answer 400 (AUTH-01).
-    api.createRefused(new RawBody('{"Name": '), { as: null }),
-    api.call('ListAssetGroups', 'not an object', { as: null }),
-    api.call('CreateAssetGroup', new RawBody('{"Name": ')),
-    api.call('ListAssetGroups', new RawBody('{"Filter": ')),
-    api.call('CreateAssetGroup', [create]),
-    api.call('ListAssetGroups', 'not an object'),
-  ]);
-}
-
-/**
- * Pages of size 1 over the run's visible primary groups: does the target read the profile's paging
- * fields at all? A first page holding more than one, or a second page holding the first page's group
- * under another PageNumber than 2, shows it does not: the paging requirements are then not assessable.
- */
-async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
-  if (seen.length < 2) return;
-  const { pageNumber, pageSize } = profile.list;
-  const [first, second] = await Promise.all([1, 2].map((number) => api.call('ListAssetGroups', listBody(profile, { groupIds: seen, pageNumber: number, pageSize: 1 }))));
-  const held = itemsOf(first).length;
-  const echoed = readPointer(first.response?.json, '/Result/PageSize');
-  if (held > 1 && echoed !== 1) {
-    (dataset.profileMismatch ??= {}).paging = `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}: the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
-    return;
-  }
-  const ids = (ex: Exchange) => itemsOf(ex).map((item) => item.Id);
-  const number = readPointer(second.response?.json, '/Result/PageNumber');
-  if (held === 1 && JSON.stringify(ids(first)) === JSON.stringify(ids(second)) && number !== 2) {
-    (dataset.profileMismatch ??= {}).paging = `pages asked with ${pageNumber.field}: 1 and 2 held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
-  }
-}
-
-/** The first other Id-filter name under which the target lists exactly these groups, if any. */
-export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<string | undefined> {
-  const others = FIELD_NAME_CANDIDATES.groupIds.filter((name) => name !== profile.list.filters.groupIds);
-  const answers = await Promise.all(others.map((name) => api.call('ListAssetGroups', { [profile.list.filterField]: { [name]: ids } })));
-  const index = answers.findIndex((ex) => {
-    const listed = itemsOf(ex).map((item) => item.Id);
-    return listed.length === ids.length && ids.every((id) => listed.includes(id));
-  });
-  return index < 0 ? undefined : others[index];
-}
-
-/**
- * The polls listed groups they did not ask for: under a name APIs of this family also use, a target
- * that filters follows another profile; one that filters under no name is broken (LIST-04 fails).
- */
-async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  if (!dataset.idFilterLeaked) return;
-  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
-  if (!seen.length) return;
-  const fits = await idFilterNamed(api, profile, seen.slice(0, 2));
-  if (fits) (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${profile.list.filterField}.${profile.list.filters.groupIds} was ignored, ${profile.list.filterField}.${fits} filters: set list.filters.groupIds: ${fits}`;
 }
 
 /**
@@ -328,23 +116,6 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
  * (evidence.ts): a target's megabyte or thousand-deep answers would otherwise be read back by
  * every test, or fail to serialise at all.
  */
-/**
- * The run's seen primary groups asked for together, with room for all: an Id filter that keeps only
- * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
- * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
- */
-async function probeIdFilterKeepsAll(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
-  if (seen.length < 2 || dataset.idFilterLeaked) return;
-  const exchange = await api.call('ListAssetGroups', idsFilter(profile, seen));
-  const listed = new Set(itemsOf(exchange).map((item) => item.Id));
-  const dropped = seen.filter((id) => !listed.has(id));
-  if (exchange.response?.status !== 200 || !dropped.length || [...listed].some((id) => !seen.includes(id as string))) return;
-  const failure = { check: 'idFilterHoldsAll', received: `a query by ${seen.length} Ids, each listed before, listed ${listed.size}: ${dropped.join(', ')} left out`, documented: 'List: a caller lists the asset groups of the current user, filtered by asset space, group type, logical ID and name.', fix: 'match every Id of the Id filter, not only the first' };
-  dataset.unseenBecause ??= { owner: 'LIST-04', failure, exchange };
-  dataset.idFilterDrops = true;
-}
-
 export function saveDataset(dataset: Dataset): string {
   const file = datasetFile(dataset.runId);
   ensureRunDir(dataset.runId);
@@ -363,14 +134,35 @@ export function loadDataset(runId = process.env.AG_RUN_ID ?? 'local'): Dataset {
   return JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset;
 }
 
+/** Items of a list answer that are objects, or [] when the answer is not a list result. */
+export function itemsOf(exchange: Exchange | undefined): Record<string, unknown>[] {
+  const items = readPointer(exchange?.response?.json, '/Result/Items');
+  return Array.isArray(items) ? items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
+}
+
 /** A group never listed to the token it was created through: VIS-01's finding, or CHAN-01's for a channel-bound token. */
 export const visibilityOwner = (g: GroupRecord): string => (g.via === 'primary' ? 'VIS-01' : 'CHAN-01');
+
+/**
+ * Blocks the running test by the owner of what hid the run's groups (Dataset.unseenBecause), with its
+ * finding; the owner's own test fails with it instead.
+ */
+export function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): never {
+  const info = test.info();
+  if (ownRequirement(info) === cause.owner) {
+    recordEvidence(info, { failure: cause.failure, exchange: cause.exchange });
+    throw new Error(
+      `${cause.failure.check} failed\n  Received:   ${cause.failure.received}\n  Documented: ${cause.failure.documented}\n  Fix:        ${cause.failure.fix}`,
+    );
+  }
+  recordFinding(info, { requirement: cause.owner, failure: cause.failure, exchange: cause.exchange });
+  blocked(info, [cause.owner], `${cause.failure.check}: ${cause.failure.received}`);
+}
 
 /**
  * Groups of the dataset. Where the phase could not provide them, the running test cannot judge its
  * requirement: it is blocked by the requirement that failed (the create's, or VIS-01).
  */
-export { blockByCause };
 export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
   // The group at the profile's bounds is CREATE-05's alone: a target with other bounds must not block every other check.
@@ -379,7 +171,8 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
   const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
   // Two groups under one Id make every query by Id ambiguous: CREATE-03's finding.
   const ids = dataset.groups.map((g) => g.id).filter((id) => id !== null);
-  if (chosen.some((g) => g.id !== null && ids.indexOf(g.id) !== ids.lastIndexOf(g.id))) blocked(test.info(), ['CREATE-03'], 'the run\'s creates returned one Id for two groups');
+  if (chosen.some((g) => g.id !== null && ids.indexOf(g.id) !== ids.lastIndexOf(g.id)))
+    blocked(test.info(), ['CREATE-03'], "the run's creates returned one Id for two groups");
   if ((unseen.length || dataset.idFilterDrops) && dataset.unseenBecause) blockByCause(dataset.unseenBecause);
   if (uncreated.length || unseen.length) {
     const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...unseen.map(visibilityOwner)])];
@@ -391,3 +184,56 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
   }
   return chosen as (GroupRecord & { id: string })[];
 }
+
+/** One named group, as groupsOf gives it (and blocks where it cannot). */
+export function groupNamed(dataset: Dataset, name: GroupName, options: { visible?: boolean; bounds?: boolean } = {}): GroupRecord & { id: string } {
+  return groupsOf(dataset, isGroup(name), options)[0];
+}
+
+/**
+ * The create-and-wait phase's record, judged: every group the roles created was listed to the token
+ * it was created through within the timeout. The last polls are the evidence; polls the target
+ * refused say nothing about lag, most likely that it does not know the profile's Id filter.
+ */
+export async function judgeVisibility(dataset: Dataset, judge: Judge, verify: Verify, ...roles: TokenRole[]): Promise<void> {
+  const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null && roles.includes(g.via));
+  if (!created.length)
+    blocked(test.info(), [...new Set(dataset.groups.filter((g) => roles.includes(g.via)).map((g) => g.judgedBy))], 'no create of the run answered an Id');
+  // Groups listed under another Id type, or behind a page that starts late, are not late: that is another requirement's finding.
+  if (dataset.unseenBecause && created.some((g) => g.visibleAfterMs === null)) blockByCause(dataset.unseenBecause);
+  const polls = roles.map((role) => dataset.lastPolls[role]).filter((ex): ex is Exchange => !!ex);
+  // A poll answered 200 whose items cannot be read says nothing about lag: its shape is ENV-06's and SCHEMA-02's finding.
+  for (const poll of polls.filter((ex) => ex.response?.status === 200)) await verify(poll, [owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)]);
+  await judge(polls, visibleInTime(created, dataset.visibilityTimeoutMs));
+}
+
+/** A valid request of each operation, answered during the phase, with the requirement that owns its success. */
+export function successes(dataset: Dataset): { owner: string; exchange: Exchange }[] {
+  return [
+    { owner: 'CREATE-01', exchange: groupNamed(dataset, 'plain', { visible: false }).create },
+    { owner: 'LIST-01', exchange: dataset.shared.emptyList },
+  ];
+}
+
+/** Each valid call's answer, judged only once its owner's 200 holds. */
+export async function onSuccesses(dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
+  for (const { owner, exchange } of successes(dataset)) await verify(exchange, [...succeeded(owner), JSON_ANSWER, ...own(exchange)]);
+}
+
+/** The client mistakes the phase provoked, where they were answered with an error; whether each was refused is AUTH's and INPUT's. None at all: not assessable. */
+export function provokedErrors(dataset: Dataset): Exchange[] {
+  const errors = dataset.shared.provoked.filter((ex) => (ex.response?.status ?? 0) >= 400);
+  test.skip(errors.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
+  return errors;
+}
+
+/** The AssetSpaceId of one group, as its own token lists it (the create request carries none). */
+export async function spaceOf(api: Api, profile: Profile, id: string, as: 'primary' | 'channelA' | 'channelB', verify: Verify): Promise<string> {
+  const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: [id] }), { as });
+  await verify(listed, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding([id]))]);
+  const space = itemsOf(listed).find((item) => item.Id === id)?.AssetSpaceId;
+  test.skip(typeof space !== 'string', 'not assessable: the group carries no AssetSpaceId string (SCHEMA-02 judges that)');
+  return space as string;
+}
+
+// The phase itself, for suites/global-setup.ts.

@@ -1,11 +1,22 @@
 import { test as base, type TestInfo } from '@playwright/test';
-import { loadConfig, type KitConfig, ConfigError, TOKEN_VARIABLES, type TokenRole } from './config';
+import { type KitConfig, type KitWorkerOptions, ConfigError, TOKEN_VARIABLES, type TokenRole, withReferenceURL } from './config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy } from './api';
 import type { Exchange } from '../client/exchange';
-import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure } from './checks';
+import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
 import { loadDataset, itemsOf, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
-import { ownRequirement, recordBlocked as blocked, recordCheck, recordEvidence, recordFinding, recordProfileMismatch, recordRequests, recordRetries, recordRun, recordTargetIdentity } from '../facts/record';
+import {
+  ownRequirement,
+  recordBlocked as blocked,
+  recordCheck,
+  recordEvidence,
+  recordFinding,
+  recordProfileMismatch,
+  recordRequests,
+  recordRetries,
+  recordRun,
+  recordTargetIdentity,
+} from '../facts/record';
 import { readPointer, type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
@@ -32,7 +43,11 @@ export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
 export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
 
 function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): never {
-  return recordProfileMismatch(testInfo, failure.profileMismatch!, Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange });
+  return recordProfileMismatch(
+    testInfo,
+    failure.profileMismatch!,
+    Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange },
+  );
 }
 
 const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variable]) => [`Bearer <${variable}>`, role as TokenRole]));
@@ -42,12 +57,12 @@ const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variab
  * that was seen before and is missing from one of these reads is lost from the snapshot (VIS-02's
  * finding wherever it is noticed); one every read shows was left out by the query itself.
  */
-async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<void> {
+async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, context: CheckContext, exchange: Exchange, ids: string[]): Promise<void> {
   const own = ownRequirement(testInfo);
   const { lost, foundAlone } = await lostGroups(api, p, exchange, ids);
   // VIS-02's own test judges lost groups itself.
   if (lost.length && own !== 'VIS-02') {
-    const finding = { check: 'staysVisible', received: `${lost.join(', ')} listed before, missing from this answer and from a read by Id just after`, documented: 'The operation reads the service\'s local snapshot and never queries the upstream system; results may lag behind the upstream state.', fix: 'once a group is in the snapshot, keep it there' };
+    const finding = staysVisible(lost)(exchange, context)!;
     recordFinding(testInfo, { requirement: 'VIS-02', failure: finding, exchange });
     blocked(testInfo, ['VIS-02'], finding.received);
   }
@@ -59,9 +74,13 @@ async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, exchange: E
   const pageSize = readPointer(sent, `/${p.list.pageSize.field}`) ?? p.list.pageSize.default;
   const roomForAll = Array.isArray(askedIds) && pageNumber === p.list.pageNumber.minimum && typeof pageSize === 'number' && pageSize >= askedIds.length;
   if (foundAlone.length && roomForAll && askedIds.length > 1 && own !== 'LIST-04') {
-    const finding = { check: 'idFilterHoldsAll', received: `${foundAlone.join(', ')} missing from a query by ${askedIds.length} Ids, and listed when asked for alone`, documented: 'List: a caller lists the asset groups of the current user, filtered by asset space, group type, logical ID and name.', fix: 'match every Id of the Id filter, not only the first' };
-    recordFinding(testInfo, { requirement: 'LIST-04', failure: finding, exchange });
-    blocked(testInfo, ['LIST-04'], finding.received);
+    // The Ids known to exist: those this answer listed, and those listed when asked for alone.
+    const listed = itemsOf(exchange).map((item) => item.Id as string);
+    const finding = idFilterHoldsAll([...listed.filter((id) => askedIds.includes(id)), ...foundAlone])(exchange);
+    if (finding) {
+      recordFinding(testInfo, { requirement: 'LIST-04', failure: finding, exchange });
+      blocked(testInfo, ['LIST-04'], finding.received);
+    }
   }
 }
 
@@ -83,7 +102,9 @@ async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[
   if (!role) return { lost: [], foundAlone: [] };
   const missed = new Set<string>();
   for (let round = 0; round < 2; round++) {
-    const reads = await Promise.all(ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role })));
+    const reads = await Promise.all(
+      ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role })),
+    );
     reads.forEach((read, i) => {
       if (!itemsOf(read).some((item) => item.Id === ids[i])) missed.add(ids[i]);
     });
@@ -110,10 +131,13 @@ export function idFilterAssessable(dataset: Dataset): void {
 // Fixtures, layered by concern as Playwright's own tests/config/baseTest.ts does: each step adds one.
 
 /** Configuration and the active profile, once per worker. */
-const configured = base.extend<{ profile: Profile }, { kit: Kit }>({
+const configured = base.extend<{ profile: Profile }, KitWorkerOptions & { kit: Kit }>({
+  // Resolved once by playwright.config.ts and given as an option (`use: { kitConfig }`).
+  kitConfig: [undefined, { option: true, scope: 'worker' }],
   kit: [
-    async ({}, use) => {
-      const config = loadConfig();
+    async ({ kitConfig }, use) => {
+      if (!kitConfig) throw new ConfigError("no kit configuration: run the suites with the kit's playwright.config.ts, which resolves it (use.kitConfig)");
+      const config = withReferenceURL(kitConfig);
       if (!config.baseURL) {
         throw new ConfigError('no target: AG_BASE_URL is unset and the embedded reference server did not report its URL (AG_REFERENCE_URL)');
       }
@@ -140,11 +164,22 @@ const withClient = configured.extend<{ api: Api }>({
     if (!workerFacts.run) {
       workerFacts.run = true;
       const { baseURL, embedded, profilePath, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs } = kit.config;
-      const facts = { baseURL, embedded, profile: { name: kit.context.profile.name, path: profilePath ?? null }, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs };
+      const facts = {
+        baseURL,
+        embedded,
+        profile: { name: kit.context.profile.name, path: profilePath ?? null },
+        seed,
+        numRuns,
+        runId,
+        visibilityTimeoutMs,
+        requestTimeoutMs,
+      };
       await recordRun(testInfo, facts);
     }
     if (!workerFacts.identity) {
-      const meta = api.exchanges.map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata).find((m) => typeof m?.Service === 'string');
+      const meta = api.exchanges
+        .map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata)
+        .find((m) => typeof m?.Service === 'string');
       if (meta) {
         workerFacts.identity = true;
         await recordTargetIdentity(testInfo, { Service: meta.Service, Region: meta.Region });
@@ -182,7 +217,7 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
         const failure = check(exchange, kit.context);
         if (!failure) continue;
         if (failure.profileMismatch) notAssessable(testInfo, failure, exchange);
-        if (failure.missing?.length) await blockIfLost(testInfo, api, profile, exchange, failure.missing);
+        if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchange, failure.missing);
         if (owner !== own) {
           // A precondition of LIST-04's, where the target filters by Id under another name: not its finding, a mismatch.
           const idFilter = owner === 'LIST-04' ? loadDataset().profileMismatch?.idFilter : undefined;
@@ -201,7 +236,7 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
       const failure = check(exchanges, kit.context);
       if (!failure) return;
       if (failure.profileMismatch) notAssessable(testInfo, failure, exchanges);
-      if (failure.missing?.length) await blockIfLost(testInfo, api, profile, exchanges[0], failure.missing);
+      if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
       recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
       throw new Error(formatFailure(failure, exchanges[0]));
     });

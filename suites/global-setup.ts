@@ -1,7 +1,9 @@
-import { loadConfig, type KitConfig } from './config';
+import type { FullConfig } from '@playwright/test';
+import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from './config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
-import { buildDataset, saveDataset } from './dataset';
+import { saveDataset } from './dataset';
+import { buildDataset } from './dataset-setup';
 import { profile } from '../schemas';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { oneLine } from '../client/safe-text';
@@ -40,11 +42,13 @@ function diagnose(config: KitConfig & { baseURL: string }, exchange: Exchange): 
   if (!exchange.response) return `target unreachable at ${where}: ${exchange.networkError}`;
   const { status, headers, truncated, json, jsonError } = exchange.response;
   const type = headers['content-type'] ?? 'no Content-Type';
-  if (truncated) return `target at ${where} answered an empty list request with more than the kit reads (HTTP ${status}, ${type}); is AG_BASE_URL the asset-group API?`;
+  if (truncated)
+    return `target at ${where} answered an empty list request with more than the kit reads (HTTP ${status}, ${type}); is AG_BASE_URL the asset-group API?`;
   // JSON the target spoiled in a small way (a byte-order mark before it, RFC 8259 §8.1) is still this API: the run
   // goes on, and every check that reads the body finds it unreadable, which is ENV-05's finding.
   if (json === undefined && spoiledJson(exchange.response.body)) return undefined;
-  if (json === undefined) return `target at ${where} did not answer with JSON (HTTP ${status}, ${type}: ${jsonError}); is AG_BASE_URL the base URL of the asset-group API?`;
+  if (json === undefined)
+    return `target at ${where} did not answer with JSON (HTTP ${status}, ${type}: ${jsonError}); is AG_BASE_URL the base URL of the asset-group API?`;
   return undefined;
 }
 
@@ -60,8 +64,11 @@ function plainError(message: string, tokens: (string | undefined)[]): Error {
  * Runs once per run (per shard), after the embedded reference server is up: the shared
  * create-and-wait phase. Its teardown removes the run's private folder (AG_KEEP_TEMP=1 keeps it).
  */
-export default async function globalSetup(): Promise<() => void> {
-  const config = loadConfig();
+export default async function globalSetup(fullConfig: FullConfig): Promise<() => void> {
+  // Resolved once, by playwright.config.ts; the embedded server's URL joins it now that the webServer is up.
+  const resolved = kitConfigOf(fullConfig);
+  if (!resolved) throw new ConfigError("no kit configuration in the Playwright config: run the suites with the kit's playwright.config.ts (use.kitConfig)");
+  const config = withReferenceURL(resolved);
   ensureRunDir(config.runId);
   clearTargetGone(config.runId);
   const teardown = () => {

@@ -1,11 +1,22 @@
 import fc from 'fast-check';
-import { test, requirement, groupsOf, listBody, RawBody, LISTED, pagingAssessable, type Api } from './fixtures';
-import { checkProperty } from './property';
-import { ERROR_BODY, JSON_ANSWER, clientError, envelopePresent, errorKindReadable, errorWith, noServerError, owned, pagingEchoes, pagingBounds, type Check, type Step } from './checks';
+import { test, requirement, listBody, RawBody, type Api } from './fixtures';
+import { checkProperty, sentAhead } from './property';
+import {
+  ERROR_BODY,
+  JSON_ANSWER,
+  clientError,
+  envelopePresent,
+  errorKindReadable,
+  errorWith,
+  noServerError,
+  owned,
+  retryAfterHeader,
+  type Check,
+  type Step,
+} from './checks';
 import type { Dataset } from './dataset';
 import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
-import type { KitConfig } from './config';
 import { ahead } from './api';
 
 /** A 4xx: neither a 5xx, nor a dropped connection, nor acceptance. The error's envelope and body are ENV-02's and ERR's. */
@@ -27,11 +38,18 @@ const isJson = (text: string) => {
   }
 };
 
-/** The client mistakes the create-and-wait phase provoked with a token (suites/dataset.ts): malformed JSON, or JSON that is not an object. */
-const provokedWithToken = (dataset: Dataset, malformed: boolean) => dataset.shared.provoked.filter((ex) => ex.request.headers.authorization !== undefined && isJson(ex.request.body) !== malformed);
+/** The client mistakes the create-and-wait phase provoked with a token (suites/dataset-setup.ts): malformed JSON, or JSON that is not an object. */
+const provokedWithToken = (dataset: Dataset, malformed: boolean) =>
+  dataset.shared.provoked.filter((ex) => ex.request.headers.authorization !== undefined && isJson(ex.request.body) !== malformed);
 
 /** A valid create body, to which one mistake is then added. */
-const createBody = (api: Api, label: string) => ({ Name: api.uniqueName(label), Title: 'Input probe', Description: 'Created by the conformance kit', GroupType: 'AIGC', ProjectName: 'default' });
+const createBody = (api: Api, label: string) => ({
+  Name: api.uniqueName(label),
+  Title: 'Input probe',
+  Description: 'Created by the conformance kit',
+  GroupType: 'AIGC',
+  ProjectName: 'default',
+});
 
 /** Creates go through the retrying client: a 429 says nothing about how the body was judged. */
 async function sendCreate(api: Api, body: unknown): Promise<Exchange> {
@@ -39,23 +57,10 @@ async function sendCreate(api: Api, body: unknown): Promise<Exchange> {
 }
 
 /** The next answer, in the order the requests were listed to ahead() (client/concurrency.ts). */
-const inTurn = <T>(answers: Promise<T>[]) => () => answers.shift()!;
-
-/**
- * fast-check tries a property's runs one after another. Each property below sends one request per
- * run, built from the run's values alone, so the runs' requests are sent ahead (ahead(), see
- * client/concurrency.ts) and each run takes the answer to its values. The values are those fc.check (suites/property.ts)
- * is about to draw: fc.sample of a tuple of the same arbitraries, with the same seed, numRuns and
- * replay path, yields that very sequence (sampling the property object would not: fast-check biases
- * it differently). A run whose values were not foreseen (a replay path that shrinks) sends its own.
- */
-async function sentAhead<Ts extends unknown[]>(config: KitConfig, arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> }, send: (...values: Ts) => Promise<Exchange>): Promise<(...values: Ts) => Promise<Exchange>> {
-  const drawn = fc.sample(fc.tuple<Ts>(...arbitraries), { seed: config.seed, numRuns: config.numRuns, path: process.env.AG_FC_PATH || undefined });
-  const answers = await ahead(drawn.map((values) => () => send(...values)));
-  const byValues = new Map<string, Promise<Exchange>[]>();
-  drawn.forEach((values, i) => byValues.set(JSON.stringify(values), [...(byValues.get(JSON.stringify(values)) ?? []), answers[i]]));
-  return (...values) => byValues.get(JSON.stringify(values))?.shift() ?? send(...values);
-}
+const inTurn =
+  <T>(answers: Promise<T>[]) =>
+  () =>
+    answers.shift()!;
 
 /** Values of every JSON type but string, for fields the spec types as strings. */
 const notAString = fc.oneof(
@@ -67,13 +72,15 @@ const notAString = fc.oneof(
 );
 
 test.describe('INPUT handling of bad input', () => {
-  test('INPUT-01 Malformed JSON gets a 4xx with the envelope, never a 5xx', requirement('INPUT-01'), async ({ api, dataset, verify }) => {
+  test('INPUT-01 Malformed JSON gets a 4xx, never a 5xx', requirement('INPUT-01'), async ({ api, dataset, verify }) => {
     const malformed = ['{', '{"Name": "x",}', "{'Name': 'x'}", '{"Name": "x"} trailing', 'nul', '{"Name": "\\x"}', '\u00ff\u00fe{}'];
-    const next = inTurn(await ahead([
-      ...malformed.flatMap((body) => [() => sendCreate(api, new RawBody(body)), () => api.call('ListAssetGroups', new RawBody(body))]),
-      // The create body is required; an empty one is not JSON at all.
-      () => sendCreate(api, new RawBody('')),
-    ]));
+    const next = inTurn(
+      await ahead([
+        ...malformed.flatMap((body) => [() => sendCreate(api, new RawBody(body)), () => api.call('ListAssetGroups', new RawBody(body))]),
+        // The create body is required; an empty one is not JSON at all.
+        () => sendCreate(api, new RawBody('')),
+      ]),
+    );
     for (const body of malformed) {
       await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await next(), refused));
       await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
@@ -97,28 +104,53 @@ test.describe('INPUT handling of bad input', () => {
   test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)', requirement('INPUT-03'), async ({ api, verify, kit }, testInfo) => {
     const field = fc.constantFrom('Name', 'Title', 'Description', 'GroupType', 'ProjectName');
     const answer = await sentAhead(kit.config, [field, notAString], (name, value) => sendCreate(api, { ...createBody(api, 'input-type'), [name]: value }));
-    await checkProperty(testInfo, kit.config, fc.asyncProperty(field, notAString, async (name, value) => {
-      await verify(await answer(name, value), refused);
-    }));
+    await checkProperty(
+      testInfo,
+      kit.config,
+      fc.asyncProperty(field, notAString, async (name, value) => {
+        await verify(await answer(name, value), refused);
+      }),
+    );
   });
 
-  test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)', requirement('INPUT-03'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
-    const { filterField, filters } = profile.list;
-    const wrongFilter = fc.record({ key: fc.constantFrom(filters.assetSpaceId, filters.groupType, filters.name), value: notAString }).map(({ key, value }) => ({ [filterField]: { [key]: value } }));
-    const wrongIds = fc.oneof(fc.string({ maxLength: 10 }), fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 })), { minLength: 1, maxLength: 3 }), fc.integer()).map((value) => ({ [filterField]: { [filters.groupIds]: value } }));
-    const wrongFilterObject = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean()).map((value) => ({ [filterField]: value }));
-    // Paging values of the wrong type are PAGE-07's (invalid paging values), so they are not drawn here.
-    // A target that filters by Id under another name ignores the profile's: what it makes of a wrong type there says nothing.
-    const idFilterKnown = !dataset.profileMismatch?.idFilter;
-    if (!idFilterKnown) recordNote(testInfo, 'notAssessedHere', `${filterField}.${filters.groupIds}: ${dataset.profileMismatch!.idFilter}`);
-    const wrongBody = idFilterKnown ? fc.oneof(wrongFilter, wrongIds, wrongFilterObject) : fc.oneof(wrongFilter, wrongFilterObject);
-    const answer = await sentAhead(kit.config, [wrongBody], (body) => api.call('ListAssetGroups', body));
-    await checkProperty(testInfo, kit.config, fc.asyncProperty(wrongBody, async (body) => {
-      await verify(await answer(body), refused);
-    }));
-  });
+  test(
+    'INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)',
+    requirement('INPUT-03'),
+    async ({ api, dataset, verify, kit, profile }, testInfo) => {
+      const { filterField, filters } = profile.list;
+      const wrongFilter = fc
+        .record({ key: fc.constantFrom(filters.assetSpaceId, filters.groupType, filters.name), value: notAString })
+        .map(({ key, value }) => ({ [filterField]: { [key]: value } }));
+      const wrongIds = fc
+        .oneof(
+          fc.string({ maxLength: 10 }),
+          fc.array(fc.oneof(fc.integer(), fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 1 })), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+          fc.integer(),
+        )
+        .map((value) => ({ [filterField]: { [filters.groupIds]: value } }));
+      const wrongFilterObject = fc
+        .oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean())
+        .map((value) => ({ [filterField]: value }));
+      // Paging values of the wrong type are PAGE-07's (invalid paging values), so they are not drawn here.
+      // A target that filters by Id under another name ignores the profile's: what it makes of a wrong type there says nothing.
+      const idFilterKnown = !dataset.profileMismatch?.idFilter;
+      if (!idFilterKnown) recordNote(testInfo, 'notAssessedHere', `${filterField}.${filters.groupIds}: ${dataset.profileMismatch!.idFilter}`);
+      const wrongBody = idFilterKnown ? fc.oneof(wrongFilter, wrongIds, wrongFilterObject) : fc.oneof(wrongFilter, wrongFilterObject);
+      const answer = await sentAhead(kit.config, [wrongBody], (body) => api.call('ListAssetGroups', body));
+      await checkProperty(
+        testInfo,
+        kit.config,
+        fc.asyncProperty(wrongBody, async (body) => {
+          await verify(await answer(body), refused);
+        }),
+      );
+    },
+  );
 
-  test('INPUT-04 Create fields beyond the profile\'s bounds get 400 AssetError', requirement('INPUT-04'), async ({ api, verify, profile }, testInfo) => {
+  test("INPUT-04 Create fields beyond the profile's bounds get 400 AssetError", requirement('INPUT-04'), async ({ api, verify, profile }, testInfo) => {
     const { maxLength, requiredFields } = profile.create;
     const cases: [string, Record<string, unknown>, { field: string; max: number }?][] = [];
     for (const field of requiredFields) {
@@ -133,7 +165,15 @@ test.describe('INPUT handling of bad input', () => {
       cases.push([`${field} of ${max + 1} characters`, { ...base, [field]: value }, { field, max }]);
     }
     const rejects = errorWith(400);
-    const next = inTurn(await ahead(cases.map(([, body]) => () => sendCreate(api, body))));
+    const next = inTurn(
+      await ahead(
+        cases.map(
+          ([, body]) =>
+            () =>
+              sendCreate(api, body),
+        ),
+      ),
+    );
     for (const [what, body, bound] of cases) {
       await test.step(what, async () => {
         const answer = await next();
@@ -158,7 +198,7 @@ test.describe('INPUT handling of bad input', () => {
     }
   });
 
-  test('INPUT-05 An unknown Action gets a 4xx with the envelope', requirement('INPUT-05'), async ({ api, verify }) => {
+  test('INPUT-05 An unknown Action gets a 4xx', requirement('INPUT-05'), async ({ api, verify }) => {
     const actions = ['NoSuchAction', 'listassetgroups', null];
     const next = inTurn(await ahead(actions.map((action) => () => api.call(action, {}))));
     for (const action of actions) {
@@ -169,7 +209,7 @@ test.describe('INPUT handling of bad input', () => {
     }
   });
 
-  test('INPUT-06 An unsupported Version gets a 4xx with the envelope', requirement('INPUT-06'), async ({ api, verify }) => {
+  test('INPUT-06 An unsupported Version gets a 4xx', requirement('INPUT-06'), async ({ api, verify }) => {
     const versions = ['1999-01-01', '2024-1-1', null];
     const next = inTurn(await ahead(versions.map((version) => () => api.call('ListAssetGroups', {}, { version }))));
     for (const version of versions) {
@@ -184,7 +224,14 @@ test.describe('INPUT handling of bad input', () => {
     // JSON lets these through; RFC 8259 leaves their meaning open, so only the absence of a 5xx is
     // judged. Well-formed text of every plane must round-trip: that is CREATE-02's and CREATE-05's.
     const odd = ['\ud800', '\udfff x', 'a\u0000b', '\u202e\u2066rtl\u2069', '\ufeffbom', 'e\u0301\u0301\u0301', '\u{10ffff}'];
-    const next = inTurn(await ahead(odd.flatMap((text) => [() => sendCreate(api, { ...createBody(api, 'unicode'), Title: text }), () => api.call('ListAssetGroups', listBody(profile, { name: text }))])));
+    const next = inTurn(
+      await ahead(
+        odd.flatMap((text) => [
+          () => sendCreate(api, { ...createBody(api, 'unicode'), Title: text }),
+          () => api.call('ListAssetGroups', listBody(profile, { name: text })),
+        ]),
+      ),
+    );
     for (const text of odd) {
       await test.step(`Name/Title ${JSON.stringify(text)}`, async () => {
         await verify(await next(), [noServerError]);
@@ -195,40 +242,7 @@ test.describe('INPUT handling of bad input', () => {
 
   test('INPUT-08 A 429 answer carries a Retry-After header', requirement('INPUT-08'), async ({ dataset, verify }) => {
     test.skip(dataset.rateLimited.length === 0, 'the target answered no 429 during the run, so there was nothing to observe');
-    const retryAfterHeader: Check = (ex) => {
-      const value = ex.response?.headers['retry-after'];
-      if (value !== undefined && (/^\d+$/.test(value.trim()) || !Number.isNaN(Date.parse(value)))) return undefined;
-      return { check: 'retryAfterHeader', received: `Retry-After ${JSON.stringify(value)}`, documented: 'RFC 9110 §10.2.3: Retry-After as seconds or an HTTP date', fix: 'tell clients when to come back' };
-    };
     // A 429 is an error answer like any other: its body is this API's (a rate limiter's own page is ENV-05's finding), its kind the table's.
     for (const exchange of dataset.rateLimited) await verify(exchange, [...ERROR_BODY, retryAfterHeader]);
-  });
-});
-
-test.describe('PAGE paging values, generated', () => {
-  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
-    pagingAssessable(dataset);
-    const { pageNumber, pageSize } = profile.list;
-    const badNumber = fc.oneof(fc.integer({ min: -1_000, max: pageNumber.minimum - 1 }), fc.double({ min: pageNumber.minimum, max: 1_000, noNaN: true, noInteger: true }));
-    // Above the maximum is not invalid where the profile clamps: PAGE-07's own test judges that case.
-    const badSize = fc.oneof(fc.integer({ min: -1_000, max: pageSize.minimum - 1 }), ...(pageSize.aboveMaximum === 'refuse' ? [fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 })] : []), fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }));
-    const body = fc.oneof(badNumber.map((n) => ({ pageNumber: n as unknown })), badSize.map((s) => ({ pageSize: s as unknown })));
-    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging)));
-    await checkProperty(testInfo, kit.config, fc.asyncProperty(body, async (paging) => {
-      const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
-      await verify(await answer(paging), [pagingBounds(field, value), ...ERROR_BODY]);
-    }));
-  });
-
-  test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
-    pagingAssessable(dataset);
-    const { pageNumber, pageSize } = profile.list;
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    // Pages within the result: a page past the end is PAGE-06's (list.pageNumber.pastEnd). Page n of size s is within while (n-1)*s < the groups.
-    const paging = fc.integer({ min: pageSize.minimum, max: pageSize.maximum }).chain((size) => fc.record({ number: fc.integer({ min: pageNumber.minimum, max: Math.max(pageNumber.minimum, Math.ceil(ids.length / size) - 1 + pageNumber.minimum) }), size: fc.constant(size) }));
-    const answer = await sentAhead(kit.config, [paging], ({ number, size }) => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: number, pageSize: size })));
-    await checkProperty(testInfo, kit.config, fc.asyncProperty(paging, async ({ number, size }) => {
-      await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);
-    }));
   });
 });

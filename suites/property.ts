@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 import type { KitConfig } from './config';
+import type { Exchange } from '../client/exchange';
+import { ahead } from './api';
 import { recordCounterexample, recordNote } from '../facts/record';
 
 /**
@@ -9,7 +11,12 @@ import { recordCounterexample, recordNote } from '../facts/record';
  * small generators is already readable. A failure attaches its seed and path; AG_SEED and
  * AG_FC_PATH replay exactly that case.
  */
-export async function checkProperty<Ts>(testInfo: TestInfo, config: KitConfig, property: fc.IAsyncProperty<Ts>, { numRuns = config.numRuns } = {}): Promise<void> {
+export async function checkProperty<Ts>(
+  testInfo: TestInfo,
+  config: KitConfig,
+  property: fc.IAsyncProperty<Ts>,
+  { numRuns = config.numRuns } = {},
+): Promise<void> {
   const replayPath = process.env.AG_FC_PATH || undefined;
   const details = await fc.check(property, {
     seed: config.seed,
@@ -34,7 +41,28 @@ export async function checkProperty<Ts>(testInfo: TestInfo, config: KitConfig, p
       replay,
     };
     await recordCounterexample(testInfo, counterexample);
-    const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted: the time limit was reached');
+    const cause =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted: the time limit was reached');
     throw new Error(`property failed after ${details.numRuns} run(s) on ${counterexample.counterexample ?? 'no counterexample'}\n${cause}\nReplay: ${replay}`);
   }
+}
+
+/**
+ * fast-check tries a property's runs one after another. Each property below sends one request per
+ * run, built from the run's values alone, so the runs' requests are sent ahead (ahead(), see
+ * client/concurrency.ts) and each run takes the answer to its values. The values are those fc.check (suites/property.ts)
+ * is about to draw: fc.sample of a tuple of the same arbitraries, with the same seed, numRuns and
+ * replay path, yields that very sequence (sampling the property object would not: fast-check biases
+ * it differently). A run whose values were not foreseen (a replay path that shrinks) sends its own.
+ */
+export async function sentAhead<Ts extends unknown[]>(
+  config: KitConfig,
+  arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
+  send: (...values: Ts) => Promise<Exchange>,
+): Promise<(...values: Ts) => Promise<Exchange>> {
+  const drawn = fc.sample(fc.tuple<Ts>(...arbitraries), { seed: config.seed, numRuns: config.numRuns, path: process.env.AG_FC_PATH || undefined });
+  const answers = await ahead(drawn.map((values) => () => send(...values)));
+  const byValues = new Map<string, Promise<Exchange>[]>();
+  drawn.forEach((values, i) => byValues.set(JSON.stringify(values), [...(byValues.get(JSON.stringify(values)) ?? []), answers[i]]));
+  return (...values) => byValues.get(JSON.stringify(values))?.shift() ?? send(...values);
 }

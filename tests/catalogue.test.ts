@@ -31,10 +31,14 @@ test('the catalogue declares exactly the twelve families', () => {
 /** The spec the catalogue was written from. A new spec is a new catalogue review: change this with it. */
 const SPEC_SHA256 = '5f0f6f9c9588e35472000aacce4e68d2c018582787809d535cd2ac6fc15cdefc';
 
-test('the kit\'s copy of the spec is the one the catalogue was written from, and the upstream spec where that sits beside the checkout', () => {
+test("the kit's copy of the spec is the one the catalogue was written from, and the upstream spec where that sits beside the checkout", () => {
   const copy = readFileSync(SPEC_COPY);
-  expect(createHash('sha256').update(copy).digest('hex'), 'spec/asset-group-interface.md changed: review the catalogue against it, then update SPEC_SHA256').toBe(SPEC_SHA256);
-  if (existsSync(UPSTREAM_SPEC)) expect(copy.toString('utf8'), `the upstream spec at ${UPSTREAM_SPEC} differs from the kit's copy`).toBe(readFileSync(UPSTREAM_SPEC, 'utf8'));
+  expect(
+    createHash('sha256').update(copy).digest('hex'),
+    'spec/asset-group-interface.md changed: review the catalogue against it, then update SPEC_SHA256',
+  ).toBe(SPEC_SHA256);
+  if (existsSync(UPSTREAM_SPEC))
+    expect(copy.toString('utf8'), `the upstream spec at ${UPSTREAM_SPEC} differs from the kit's copy`).toBe(readFileSync(UPSTREAM_SPEC, 'utf8'));
 });
 
 test('every spec field quotes the spec verbatim', () => {
@@ -44,7 +48,13 @@ test('every spec field quotes the spec verbatim', () => {
 });
 
 test('every MUST and SHOULD says what its test assumes', () => {
-  const silent = catalogue.requirements.filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && !(Array.isArray(r.assumes) && r.assumes.length && r.assumes.every((a) => typeof a === 'string' && a.trim()))).map((r) => r.id);
+  const silent = catalogue.requirements
+    .filter(
+      (r) =>
+        (r.level === 'MUST' || r.level === 'SHOULD') &&
+        !(Array.isArray(r.assumes) && r.assumes.length && r.assumes.every((a) => typeof a === 'string' && a.trim())),
+    )
+    .map((r) => r.id);
   expect(silent, 'MUST and SHOULD requirements without an assumes list').toEqual([]);
 });
 
@@ -55,7 +65,10 @@ test('facts/requirement-ids.ts, the type every test cites its ID through, is up 
 
 test('requirement IDs are unique', () => {
   const ids = catalogue.requirements.map((r) => r.id);
-  expect(ids.filter((id, i) => ids.indexOf(id) !== i), 'Duplicate requirement ID').toEqual([]);
+  expect(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    'Duplicate requirement ID',
+  ).toEqual([]);
 });
 
 test('every requirement has a well-formed ID of a known family, a level and its spec sentence', () => {
@@ -81,7 +94,11 @@ test('every requirement judged by the profile names the settings it reads, and e
   const profile = loadProfile() as unknown as Record<string, unknown>;
   // Optional settings the reference profile leaves unset (its file names them in a comment).
   const optional = new Set(['create.lengthUnit']);
-  const exists = (setting: string) => optional.has(setting) || setting.split('.').reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), profile) !== undefined;
+  const exists = (setting: string) =>
+    optional.has(setting) ||
+    setting
+      .split('.')
+      .reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), profile) !== undefined;
   const problems: string[] = [];
   for (const r of catalogue.requirements) {
     if (r.basis === 'profile' && !r.settings?.length) problems.push(`${r.id}: basis profile but names no settings`);
@@ -96,7 +113,14 @@ test('every "not shown" point of the spec is listed as NOT-ASSESSED', () => {
   const points = spec
     .split('\n')
     .filter((line) => /:\s*not shown/i.test(line))
-    .map((line) => line.split(/:\s*not shown/i)[0].replace(/^[-\s]*/, '').split('. ').pop()!.trim());
+    .map((line) =>
+      line
+        .split(/:\s*not shown/i)[0]
+        .replace(/^[-\s]*/, '')
+        .split('. ')
+        .pop()!
+        .trim(),
+    );
   expect(points.length).toBeGreaterThan(10);
   const quoted = catalogue.requirements.filter((r) => r.level === 'NOT-ASSESSED' || r.basis === 'profile').map((r) => r.spec);
   const missing = points.filter((point) => !quoted.some((q) => q.includes(point)));
@@ -111,11 +135,27 @@ test('every conformance test starts its title with a known requirement ID and ca
     const annotated = t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description);
     if (!id) problems.push(`${t.file}: "${t.title}" does not start with a requirement ID`);
     else if (!known.has(id)) problems.push(`${t.file}: "${t.title}" cites unknown ID ${id}`);
-    else if (annotated.length !== 1 || annotated[0] !== id) problems.push(`${t.file}: "${t.title}" has requirement annotations ${JSON.stringify(annotated)}, expected ["${id}"]`);
+    else if (annotated.length !== 1 || annotated[0] !== id)
+      problems.push(`${t.file}: "${t.title}" has requirement annotations ${JSON.stringify(annotated)}, expected ["${id}"]`);
     const entry = catalogue.requirements.find((r) => r.id === id);
     if (entry?.level === 'NOT-ASSESSED') problems.push(`${t.file}: "${t.title}" tests a NOT-ASSESSED point`);
   }
   expect(problems).toEqual([]);
+});
+
+test('every conformance test title is its requirement\'s ID and catalogue title, optionally followed by " (…)"', () => {
+  const titles = new Map(catalogue.requirements.map((r) => [r.id, r.title]));
+  const drifted: string[] = [];
+  for (const t of listSuites()) {
+    const id = /^([A-Z]+-\d{2}) /.exec(t.title)?.[1];
+    const expected = id && titles.get(id);
+    // An unknown or missing ID is the test above's finding.
+    if (!expected) continue;
+    const rest = t.title.slice(id.length + 1);
+    if (rest !== expected && !(rest.startsWith(`${expected} (`) && rest.endsWith(')')))
+      drifted.push(`${t.file}: "${t.title}" is not "${id} ${expected}" (optionally followed by " (…)")`);
+  }
+  expect(drifted, "test titles that drifted from their catalogue entry: change the title, or the catalogue's title if the test is right").toEqual([]);
 });
 
 test('every MUST, SHOULD and MAY requirement is checked by at least one conformance test', () => {

@@ -8,12 +8,12 @@ import YAML from 'yaml';
 import { defaultHooks, type ReferenceHooks } from '../reference/server';
 import { runAgc, readJson, referenceTokenEnv, ROOT, type KitRun } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
+import { EXIT, EXIT_LINES } from '../bin/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-cli-'));
-
 
 const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5', AG_SEED: '7' };
 
@@ -48,8 +48,16 @@ async function withFaultyServer<T>(fault: Fault | 'reset', body: (url: string) =
 const faults: [string, Fault | 'reset', RegExp][] = [
   ['accepts connections but never answers', () => undefined, /target unreachable at .*no (complete )?answer within 3000 ms/],
   ['resets every connection', 'reset', /target unreachable at .*(reset|socket hang up)/],
-  ['answers an HTML 502 from a proxy', (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'), /did not answer with JSON \(HTTP 502, text\/html/],
-  ['answers truncated JSON', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ResponseMetadata": {"RequestId": "r-1", "Act'), /did not answer with JSON \(HTTP 200, application\/json/],
+  [
+    'answers an HTML 502 from a proxy',
+    (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+    /did not answer with JSON \(HTTP 502, text\/html/,
+  ],
+  [
+    'answers truncated JSON',
+    (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ResponseMetadata": {"RequestId": "r-1", "Act'),
+    /did not answer with JSON \(HTTP 200, application\/json/,
+  ],
   [
     'answers a 64 MiB body',
     (_req, res) => {
@@ -73,7 +81,11 @@ const faults: [string, Fault | 'reset', RegExp][] = [
 for (const [what, fault, reason] of faults) {
   test(`a target that ${what} gives a report with a clear first reason and exit 2, within seconds`, async () => {
     await withFaultyServer(fault, async (url) => {
-      const run = await runAgc(['run', '--base-url', url, '--report-dir', path.join(tmp(), 'report')], { AG_TOKEN: 'faulty-target-token', ...quick }, { timeoutMs: 90_000 });
+      const run = await runAgc(
+        ['run', '--base-url', url, '--report-dir', path.join(tmp(), 'report')],
+        { AG_TOKEN: 'faulty-target-token', ...quick },
+        { timeoutMs: 90_000 },
+      );
       expect(run.status, run.stdout + run.stderr).toBe(2);
       const summary = summaryOf(run);
       expect(summary.verdict).toBe('incomplete');
@@ -109,7 +121,9 @@ for (const [what, args, env, message] of badConfigs) {
     const dir = tmp();
     const waivers = path.join(dir, 'waivers.yaml');
     writeFileSync(waivers, 'waivers:\n  - { id: NOPE-01, reason: r, link: l }\n');
-    const run = await runAgc(['run', '--report-dir', path.join(dir, 'report'), ...args.map((a) => (a === 'WAIVERS' ? waivers : a))], env, { timeoutMs: 60_000 });
+    const run = await runAgc(['run', '--report-dir', path.join(dir, 'report'), ...args.map((a) => (a === 'WAIVERS' ? waivers : a))], env, {
+      timeoutMs: 60_000,
+    });
     expect(run.status, run.stdout + run.stderr).toBe(3);
     expect(run.stderr).toMatch(message);
     noStackTrace(run);
@@ -122,12 +136,20 @@ test('a waived failure shows as waived with its reason and does not flip the ver
   const server = await startReference({ hooks: ignoresGroupType });
   const dir = tmp();
   const file = path.join(dir, 'waivers.yaml');
-  writeFileSync(file, YAML.stringify({ waivers: [
-    { id: 'LIST-03', reason: 'group-type filter lands in release 42', link: 'https://tracker.example.com/AG-1' },
-    { id: 'PAGE-03', reason: 'old default page size', link: 'https://tracker.example.com/AG-2' },
-    { id: 'LIST-02', reason: 'long gone', link: 'https://tracker.example.com/AG-3', expires: '2020-01-01' },
-  ] }));
-  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
+  writeFileSync(
+    file,
+    YAML.stringify({
+      waivers: [
+        { id: 'LIST-03', reason: 'group-type filter lands in release 42', link: 'https://tracker.example.com/AG-1' },
+        { id: 'PAGE-03', reason: 'old default page size', link: 'https://tracker.example.com/AG-2' },
+        { id: 'LIST-02', reason: 'long gone', link: 'https://tracker.example.com/AG-3', expires: '2020-01-01' },
+      ],
+    }),
+  );
+  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], {
+    ...referenceTokenEnv(),
+    ...quick,
+  });
   const summary = summaryOf(run);
   expect(run.status, run.stdout.slice(-2000)).toBe(0);
   expect(summary.verdict).toBe('conformant');
@@ -149,8 +171,14 @@ test('an expired waiver does not hide the failure', async ({ startReference }) =
   const server = await startReference({ hooks: ignoresGroupType });
   const dir = tmp();
   const file = path.join(dir, 'waivers.yaml');
-  writeFileSync(file, YAML.stringify({ waivers: [{ id: 'LIST-03', reason: 'was due in 2020', link: 'https://tracker.example.com/AG-1', expires: '2020-06-30' }] }));
-  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], { ...referenceTokenEnv(), ...quick });
+  writeFileSync(
+    file,
+    YAML.stringify({ waivers: [{ id: 'LIST-03', reason: 'was due in 2020', link: 'https://tracker.example.com/AG-1', expires: '2020-06-30' }] }),
+  );
+  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(dir, 'report'), '--waivers', file], {
+    ...referenceTokenEnv(),
+    ...quick,
+  });
   expect(run.status).toBe(1);
   const summary = summaryOf(run);
   expect(summary.requirements.find((r) => r.id === 'LIST-03')!.status).toBe('failed');
@@ -160,7 +188,9 @@ test('an expired waiver does not hide the failure', async ({ startReference }) =
 // ---------------------------------------------------------------- concurrency and exit codes
 
 test('two runs against one target at the same time each reach the right verdict', async ({ referenceServer: server }) => {
-  const runs = await Promise.all([0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...referenceTokenEnv(), ...quick })));
+  const runs = await Promise.all(
+    [0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...referenceTokenEnv(), ...quick })),
+  );
   for (const run of runs) {
     expect(run.status, run.stdout.slice(-2000)).toBe(0);
     expect(summaryOf(run).verdict).toBe('conformant');
@@ -179,18 +209,66 @@ test('agc run with no target runs the embedded reference server and exits 0', as
 test('agc --help lists every option of run and merge, and the exit codes', async () => {
   const run = await runAgc(['--help'], {});
   expect(run.status).toBe(0);
-  for (const option of ['--base-url', '--report-dir', '--profile', '--waivers', '--baseline', '--visibility-timeout', '--request-timeout', '--seed', '--num-runs', '--shard', '--blob-dir', '--workers', '--grep']) expect(run.stdout).toContain(option);
-  expect(run.stdout).toContain('0 conformant, 1 non-conformant, 2 incomplete, 3 error');
+  for (const option of [
+    '--base-url',
+    '--report-dir',
+    '--profile',
+    '--waivers',
+    '--baseline',
+    '--visibility-timeout',
+    '--request-timeout',
+    '--seed',
+    '--num-runs',
+    '--shard',
+    '--blob-dir',
+    '--workers',
+    '--grep',
+  ])
+    expect(run.stdout).toContain(option);
+  for (const [code, meaning] of EXIT_LINES) expect(run.stdout).toContain(`  ${code}  ${meaning}`);
   const source = readFileSync(path.join(ROOT, 'bin', 'agc.mjs'), 'utf8');
   const declared = [...source.matchAll(/^ {2}'?([a-z-]+)'?: \{ type:/gm)].map((m) => `--${m[1]}`);
   expect(declared.length).toBeGreaterThan(10);
   for (const option of declared) expect(run.stdout, `${option} is declared but not in --help`).toContain(option);
 });
 
-test('agc reference --help shows the reference server\'s options', async () => {
+test("agc reference --help shows the reference server's options", async () => {
   const run = await runAgc(['reference', '--help'], {});
   expect(run.status).toBe(0);
   expect(run.stdout).toContain('--lag MS');
+});
+
+test('every command exits with the same codes: a usage error is 3 everywhere, and --help prints them', async () => {
+  const usage: [string, string[]][] = [
+    ['agc with no command', []],
+    ['agc with an unknown command', ['bogus']],
+    ['agc run', ['run', '--bogus']],
+    ['agc merge', ['merge']],
+    ['agc reference', ['reference', '--bogus']],
+    ['agc profile', ['profile', 'bogus']],
+    ['agc profile discover', ['profile', 'discover', '--bogus']],
+  ];
+  const runs = await Promise.all(usage.map(([, args]) => runAgc(args, {}, { timeoutMs: 60_000 })));
+  for (const [i, run] of runs.entries()) {
+    expect(run.status, `${usage[i][0]}: ${run.stdout}${run.stderr}`).toBe(EXIT.error);
+    noStackTrace(run);
+  }
+  for (const args of [
+    ['reference', '--help'],
+    ['profile', 'discover', '--help'],
+  ]) {
+    const help = await runAgc(args, {});
+    expect(help.status).toBe(EXIT.ok);
+    for (const [code, meaning] of EXIT_LINES) expect(help.stdout, args.join(' ')).toContain(`  ${code}  ${meaning}`);
+  }
+});
+
+test("the README's exit-code table is the one bin/exit-codes.mjs defines", () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## The CLI and exit codes'), readme.indexOf('## Reports'));
+  const rows = [...section.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+  expect(rows).toEqual(EXIT_LINES.map(([code]) => code));
+  expect(rows).toEqual([EXIT.ok, EXIT.nonConformant, EXIT.incomplete, EXIT.error]);
 });
 
 test('the example workflow shards in two, merges with agc merge, uploads the reports and fails on the verdict', () => {
@@ -201,7 +279,8 @@ test('the example workflow shards in two, merges with agc merge, uploads the rep
   expect(shard.strategy.matrix.shard).toEqual([1, 2]);
   const shardRun = shard.steps.map((s: { run?: string }) => s.run ?? '').join('\n');
   expect(shardRun).toContain('npx agc run --shard ${{ matrix.shard }}/2 --blob-dir');
-  for (const secret of ['AG_TOKEN', 'AG_TOKEN_OTHER_USER', 'AG_TOKEN_CHANNEL_A', 'AG_TOKEN_CHANNEL_B']) expect(shard.env[secret]).toBe(`\${{ secrets.${secret} }}`);
+  for (const secret of ['AG_TOKEN', 'AG_TOKEN_OTHER_USER', 'AG_TOKEN_CHANNEL_A', 'AG_TOKEN_CHANNEL_B'])
+    expect(shard.env[secret]).toBe(`\${{ secrets.${secret} }}`);
   expect(merge.needs).toBe('shard');
   const mergeRun = merge.steps.map((s: { run?: string }) => s.run ?? '').join('\n');
   expect(mergeRun).toContain('npx agc merge');
@@ -223,15 +302,18 @@ test('the example workflow shards in two, merges with agc merge, uploads the rep
   expect(steps.some((s) => s.run?.includes('cp conformance-report/conformance.json baseline/conformance.json'))).toBe(true);
 });
 
-test('the workflow\'s shard and merge commands give the verdict of one run', async ({ startReference }) => {
+test("the workflow's shard and merge commands give the verdict of one run", async ({ startReference }) => {
   const server = await startReference({ hooks: ignoresGroupType });
   const dir = tmp();
   const env = { ...referenceTokenEnv(), ...quick };
-  const shards = await Promise.all([1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)));
+  const shards = await Promise.all(
+    [1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)),
+  );
   for (const shard of shards) expect(shard.status, 'a shard alone exits 0: its verdict is decided at the merge').toBe(0);
   // As the workflow's download step does: every shard's blob in one folder.
   mkdirSync(path.join(dir, 'blobs'));
-  for (const i of [1, 2]) for (const file of readdirSync(path.join(dir, `blob-${i}`))) copyFileSync(path.join(dir, `blob-${i}`, file), path.join(dir, 'blobs', file));
+  for (const i of [1, 2])
+    for (const file of readdirSync(path.join(dir, `blob-${i}`))) copyFileSync(path.join(dir, `blob-${i}`, file), path.join(dir, 'blobs', file));
   const merged = await runAgc(['merge', path.join(dir, 'blobs'), '--report-dir', path.join(dir, 'report')], {});
   expect(merged.status).toBe(1);
   const summary = summaryOf(merged);

@@ -33,7 +33,12 @@ const TOKENS = Object.values(referenceTokenEnv());
  * The target's settings, as the kit's suites read them: everything but the name and the schemas.
  * An unset create.lengthUnit counts code points (lengthIn), so the two are the same setting.
  */
-const settings = (p: Profile) => ({ list: p.list, create: { ...p.create, lengthUnit: p.create.lengthUnit ?? 'code-points' }, error: p.error, timestamps: p.timestamps });
+const settings = (p: Profile) => ({
+  list: p.list,
+  create: { ...p.create, lengthUnit: p.create.lengthUnit ?? 'code-points' },
+  error: p.error,
+  timestamps: p.timestamps,
+});
 
 /** Each new variant's own choice, as the draft must write it: `key: value`, under a `# found:` comment. */
 const CHOICES: Record<string, [key: string, value: string][]> = {
@@ -44,7 +49,10 @@ const CHOICES: Record<string, [key: string, value: string][]> = {
   caseSensitiveSubstring: [['nameMatch', 'substring']],
   utf16Lengths: [['lengthUnit', 'utf16']],
   byteLengths: [['lengthUnit', 'bytes']],
-  optionalNameLongerBound: [['requiredFields', '[]'], ['Name', '128']],
+  optionalNameLongerBound: [
+    ['requiredFields', '[]'],
+    ['Name', '128'],
+  ],
   pythonTimestamps: [['format', 'iso8601-utc']],
 };
 
@@ -66,8 +74,14 @@ function expectBoundsBacked(text: string, drafted: Profile): void {
     if (!evidence![0].startsWith('# found:')) continue;
     // Evidence shows a string over 40 characters as its start and "(N chars)"; every bound here is longer.
     expect(max).toBeGreaterThan(40);
-    expect(evidence!.some((line) => line.includes(`(${max} chars)`) && line.includes('-> HTTP 200')), `create.maxLength.${field} = ${max}: a create accepted at the bound\n${evidence!.join('\n')}`).toBe(true);
-    expect(evidence!.some((line) => line.includes(`(${max + 1} chars)`) && line.includes('-> HTTP 400')), `create.maxLength.${field} = ${max}: a create refused above it\n${evidence!.join('\n')}`).toBe(true);
+    expect(
+      evidence!.some((line) => line.includes(`(${max} chars)`) && line.includes('-> HTTP 200')),
+      `create.maxLength.${field} = ${max}: a create accepted at the bound\n${evidence!.join('\n')}`,
+    ).toBe(true);
+    expect(
+      evidence!.some((line) => line.includes(`(${max + 1} chars)`) && line.includes('-> HTTP 400')),
+      `create.maxLength.${field} = ${max}: a create refused above it\n${evidence!.join('\n')}`,
+    ).toBe(true);
   }
 }
 
@@ -119,7 +133,7 @@ async function draftOf(label: string, override: Record<string, unknown>, hooks?:
 const plainReference: ProfileVariant = { name: 'reference', description: 'The reference profile itself.', allows: '', profile: {} };
 
 test.describe('profile variants', () => {
-  test('every variant passes the kit\'s profile validation and quotes the spec verbatim', () => {
+  test("every variant passes the kit's profile validation and quotes the spec verbatim", () => {
     const names = PROFILE_VARIANTS.map((v) => v.name);
     expect(new Set(names).size).toBe(names.length);
     for (const v of PROFILE_VARIANTS) {
@@ -169,7 +183,9 @@ for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
         const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
         expect(listed.length).toBe(stats.creates);
         for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
-        test.info().annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
+        test
+          .info()
+          .annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
       } finally {
         await server.close();
       }
@@ -248,8 +264,16 @@ test.describe('discover without hints, and faulty targets', () => {
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
   const faults: [string, Fault, RegExp][] = [
     ['accepts connections but never answers', () => undefined, /no (complete )?answer within (AG_REQUEST_TIMEOUT_MS = )?1500 ms/],
-    ['answers an HTML 502 from a proxy', (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'), /HTTP 502 \(text\/html\) is not JSON: "502 Bad Gateway"/],
-    ['answers JSON that is not this API', (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true}'), /does not look like the asset-group API/],
+    [
+      'answers an HTML 502 from a proxy',
+      (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+      /HTTP 502 \(text\/html\) is not JSON: "502 Bad Gateway"/,
+    ],
+    [
+      'answers JSON that is not this API',
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok": true}'),
+      /does not look like the asset-group API/,
+    ],
   ];
   for (const [what, fault, message] of faults) {
     test(`a target that ${what} gets a clear message and exit 2, no draft`, async () => {

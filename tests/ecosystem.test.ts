@@ -72,10 +72,15 @@ test('Redocly lints the single-path view clean (the contract itself: tests/opena
 
 test('Spectral (spectral:oas, .spectral.yaml) finds no problem in either document', async () => {
   for (const file of DOCUMENTS) {
-    const done = await exec(path.join(BIN, 'spectral'), ['lint', file, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet'], { timeoutMs: 60_000 });
+    const done = await exec(path.join(BIN, 'spectral'), ['lint', file, '--ruleset', path.join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet'], {
+      timeoutMs: 60_000,
+    });
     expect(done.status, `${rel(file)}\n${output(done)}`).toBe(0);
     const problems = JSON.parse(done.stdout) as { code: string; message: string; path: string[] }[];
-    expect(problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`), rel(file)).toEqual([]);
+    expect(
+      problems.map((p) => `${p.code}: ${p.message} at ${p.path.join('.')}`),
+      rel(file),
+    ).toEqual([]);
   }
 });
 
@@ -103,7 +108,10 @@ test('orval generates a fetch client from the contract that compiles with tsc', 
   expect(client).toContain('listAssetGroups');
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'preserve', moduleResolution: 'bundler', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, types: [] }, files: ['client.ts'] }),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'preserve', moduleResolution: 'bundler', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, types: [] },
+      files: ['client.ts'],
+    }),
   );
   const compiled = await exec(path.join(BIN, 'tsc'), ['-p', path.join(dir, 'tsconfig.json')], { cwd: dir, timeoutMs: 60_000 });
   expect(compiled.status, output(compiled)).toBe(0);
@@ -129,7 +137,10 @@ async function startPrism(document: string): Promise<Prism> {
   const port = await freePort();
   const cli = path.join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
   // Warnings only: Prism's per-request logging costs more CPU than its answers.
-  const child: ChildProcess = spawn(process.execPath, [cli, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [cli, 'mock', document, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   const keep = (d: Buffer) => (log = (log + d).slice(-20_000));
   child.stdout!.on('data', keep);
@@ -195,13 +206,17 @@ test('Prism routes the wire URL with the single-path view (not with the fragment
     });
 
     await test.step('the kit runs against the mock and rates it non-conformant for its data', async () => {
-      const run = await runAgc(['run', '--base-url', view.url], {
-        ...referenceTokenEnv(),
-        AG_VISIBILITY_TIMEOUT_MS: '1500',
-        AG_REQUEST_TIMEOUT_MS: '5000',
-        AG_NUM_RUNS: '2',
-        AG_SEED: '7',
-      }, { timeoutMs: 200_000 });
+      const run = await runAgc(
+        ['run', '--base-url', view.url],
+        {
+          ...referenceTokenEnv(),
+          AG_VISIBILITY_TIMEOUT_MS: '1500',
+          AG_REQUEST_TIMEOUT_MS: '5000',
+          AG_NUM_RUNS: '2',
+          AG_SEED: '7',
+        },
+        { timeoutMs: 200_000 },
+      );
       const file = path.join(run.reportDir, 'conformance.json');
       expect(existsSync(file), `${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`).toBe(true);
       const summary = readJson<ConformanceSummary>(file);
@@ -224,7 +239,10 @@ test('Prism routes the wire URL with the single-path view (not with the fragment
 
 // ---------------------------------------------------------------- the typed-client example
 
-test('examples/typed-client (openapi-typescript + openapi-fetch) creates a group and finds it listed; against a failing target it exits non-zero with the reason', async ({ referenceServer, startReference }) => {
+test('examples/typed-client (openapi-typescript + openapi-fetch) creates a group and finds it listed; against a failing target it exits non-zero with the reason', async ({
+  referenceServer,
+  startReference,
+}) => {
   test.setTimeout(240_000);
   if (!existsSync(path.join(EXAMPLE, 'node_modules', 'openapi-fetch', 'package.json'))) {
     await test.step('npm ci in examples/typed-client', async () => {
@@ -245,14 +263,22 @@ test('examples/typed-client (openapi-typescript + openapi-fetch) creates a group
 
   const tsx = path.join(EXAMPLE, 'node_modules', '.bin', 'tsx');
   await test.step('a token the target refuses: exit 1, the status and error kind said', async () => {
-    const done = await exec(tsx, ['src/main.ts'], { cwd: EXAMPLE, env: { ...cleanEnv(), AG_BASE_URL: referenceServer.url, AG_TOKEN: 'not-a-token' }, timeoutMs: 60_000 });
+    const done = await exec(tsx, ['src/main.ts'], {
+      cwd: EXAMPLE,
+      env: { ...cleanEnv(), AG_BASE_URL: referenceServer.url, AG_TOKEN: 'not-a-token' },
+      timeoutMs: 60_000,
+    });
     expect(done.status, output(done)).toBe(1);
     expect(done.stderr).toContain('CreateAssetGroup answered HTTP 401 TokenAuthError');
   });
 
   await test.step('a target that never lists the group: exit 1 once the (bounded) wait is over', async () => {
     const lagging = await startReference({ lagMs: 600_000 });
-    const done = await exec(tsx, ['src/main.ts'], { cwd: EXAMPLE, env: { ...cleanEnv(), AG_BASE_URL: lagging.url, AG_TOKEN: token, AG_VISIBILITY_TIMEOUT_MS: '1500' }, timeoutMs: 60_000 });
+    const done = await exec(tsx, ['src/main.ts'], {
+      cwd: EXAMPLE,
+      env: { ...cleanEnv(), AG_BASE_URL: lagging.url, AG_TOKEN: token, AG_VISIBILITY_TIMEOUT_MS: '1500' },
+      timeoutMs: 60_000,
+    });
     expect(done.status, output(done)).toBe(1);
     expect(done.stderr).toMatch(/was created but not listed within 1500 ms/);
   });

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { referenceTokens, TOKEN_ROLES } from '../reference/config';
+import { ATTACHMENT } from '../facts/record';
+import { readRecord, type RecordedTest } from '../facts/read';
 
 export const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -41,13 +43,22 @@ export function runAgc(args: string[], env: Record<string, string>, options: { t
   return runNode(AGC, args, env, options);
 }
 
-async function runNode(script: string, args: string[], env: Record<string, string>, { timeoutMs = 120_000, dir, output = false }: { timeoutMs?: number; dir?: string; output?: boolean }): Promise<KitRun> {
+async function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  { timeoutMs = 120_000, dir, output = false }: { timeoutMs?: number; dir?: string; output?: boolean },
+): Promise<KitRun> {
   const work = dir ?? mkdtempSync(path.join(os.tmpdir(), 'agc-selftest-'));
   const flag = args.indexOf('--report-dir');
   const reportDir = flag >= 0 ? path.resolve(args[flag + 1]) : (env.AG_REPORT_DIR ?? path.join(work, 'report'));
   const outputDir = path.join(work, 'output');
   const started = Date.now();
-  const done = await exec(process.execPath, [script, ...args, ...(output ? [`--output=${outputDir}`] : [])], { cwd: ROOT, env: { ...cleanEnv(), AG_REPORT_DIR: reportDir, ...env }, timeoutMs });
+  const done = await exec(process.execPath, [script, ...args, ...(output ? [`--output=${outputDir}`] : [])], {
+    cwd: ROOT,
+    env: { ...cleanEnv(), AG_REPORT_DIR: reportDir, ...env },
+    timeoutMs,
+  });
   return { ...done, reportDir, outputDir, durationMs: Date.now() - started };
 }
 
@@ -62,7 +73,11 @@ export interface Done {
  * Playwright webServer), then SIGKILL. The environment is the caller's to give: cleanEnv() keeps
  * the developer's kit variables out.
  */
-export function exec(command: string, args: string[], { cwd = ROOT, env = cleanEnv(), timeoutMs = 120_000 }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Done> {
+export function exec(
+  command: string,
+  args: string[],
+  { cwd = ROOT, env = cleanEnv(), timeoutMs = 120_000 }: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<Done> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -106,13 +121,21 @@ export interface JsonReport {
   errors?: { message?: string }[];
 }
 interface JsonSuite {
-  specs?: { title: string; file: string; tests: { status: string; annotations: { type: string; description?: string }[]; results: JsonResult[] }[] }[];
+  specs?: {
+    title: string;
+    file: string;
+    line: number;
+    column: number;
+    tests: { status: string; annotations: { type: string; description?: string }[]; results: JsonResult[] }[];
+  }[];
   suites?: JsonSuite[];
 }
 export interface JsonResult {
   status: string;
   duration: number;
   error?: { message?: string };
+  errors?: { message?: string }[];
+  annotations?: { type: string; description?: string }[];
   attachments: { name: string; body?: string }[];
 }
 
@@ -120,6 +143,8 @@ export interface JsonResult {
 export interface ReportedTest {
   title: string;
   file: string;
+  line: number;
+  column: number;
   status: string;
   annotations: { type: string; description?: string }[];
   result: JsonResult | undefined;
@@ -129,7 +154,16 @@ export function testsOfReport(report: JsonReport): ReportedTest[] {
   const found: ReportedTest[] = [];
   const walk = (suite: JsonSuite) => {
     for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests) found.push({ title: spec.title, file: spec.file, status: t.status, annotations: t.annotations, result: t.results[t.results.length - 1] });
+      for (const t of spec.tests)
+        found.push({
+          title: spec.title,
+          file: spec.file,
+          line: spec.line,
+          column: spec.column,
+          status: t.status,
+          annotations: t.annotations,
+          result: t.results[t.results.length - 1],
+        });
     }
     for (const child of suite.suites ?? []) walk(child);
   };
@@ -137,7 +171,23 @@ export function testsOfReport(report: JsonReport): ReportedTest[] {
   return found;
 }
 
+type AttachmentName = (typeof ATTACHMENT)[keyof typeof ATTACHMENT];
+
 /** The JSON body of a test's attachments of that name (the JSON reporter stores them in base64). */
-export function attachmentsOf<T>(test: ReportedTest, name: string): T[] {
+export function attachmentsOf<T>(test: ReportedTest, name: AttachmentName): T[] {
   return (test.result?.attachments ?? []).filter((a) => a.name === name && a.body).map((a) => JSON.parse(Buffer.from(a.body!, 'base64').toString('utf8')) as T);
+}
+
+/** A test of a JSON report, read through the run-facts protocol as the kit's reporters read one (facts/read.ts). */
+export function recordedOf(test: ReportedTest): RecordedTest {
+  const result = test.result;
+  return readRecord({
+    title: test.title,
+    location: { file: test.file, line: test.line, column: test.column },
+    annotations: [...test.annotations, ...(result?.annotations ?? [])],
+    status: result?.status ?? 'skipped',
+    durationMs: result?.duration ?? 0,
+    errors: (result?.errors ?? (result?.error ? [result.error] : [])).map((e) => e.message ?? ''),
+    attachments: (result?.attachments ?? []).map((a) => ({ name: a.name, body: a.body === undefined ? undefined : Buffer.from(a.body, 'base64') })),
+  });
 }

@@ -26,12 +26,14 @@ export const DEEP_LEVELS = 20_000;
 export const HUGE_BYTES = 4 * 1024 * 1024 - 4096;
 
 /** Text holding workflow commands of GitHub Actions and Azure Pipelines, ANSI escapes and newlines. */
-export const COMMANDS = '\n::error::pwned-by-target\n::add-mask::kit\n::group::target-group\n##[error]azure-pwned\n##vso[task.setvariable variable=PWNED]1\n\u001b[31mred\u001b[0m\u001b]0;title\u0007\r::warning::after-cr';
+export const COMMANDS =
+  '\n::error::pwned-by-target\n::add-mask::kit\n::group::target-group\n##[error]azure-pwned\n##vso[task.setvariable variable=PWNED]1\n\u001b[31mred\u001b[0m\u001b]0;title\u0007\r::warning::after-cr';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
 /** Every character as a JSON \uXXXX escape, hex case alternating, so a case-sensitive matcher misses half. */
-const unicodeEscaped = (text: string) => [...text].map((c, i) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[i % 2 ? 'toUpperCase' : 'toLowerCase']()}`).join('');
+const unicodeEscaped = (text: string) =>
+  [...text].map((c, i) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[i % 2 ? 'toUpperCase' : 'toLowerCase']()}`).join('');
 const slashEscaped = (text: string) => text.replace(/\//g, '\\/');
 
 /** Tokens with a slash (so `\/` can be tried) and upper-case letters (so header names lower-case them). */

@@ -32,7 +32,9 @@ test.afterEach(({}, testInfo) => {
 const AGC = path.join(ROOT, 'bin', 'agc.mjs');
 const KIT_VERSION = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 const MiB = 1024 * 1024;
-const assessed = loadCatalogue().requirements.filter((r) => r.level !== 'NOT-ASSESSED').map((r) => r.id);
+const assessed = loadCatalogue()
+  .requirements.filter((r) => r.level !== 'NOT-ASSESSED')
+  .map((r) => r.id);
 
 interface HostileRun {
   status: number | null;
@@ -72,7 +74,11 @@ function treeRss(root: number): number {
 }
 
 /** `agc run` against the target, one worker, with its own report folder and run id; bounded by SIGINT. */
-async function runKit(target: HostileTarget, label: string, extra: { env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {}): Promise<HostileRun> {
+async function runKit(
+  target: HostileTarget,
+  label: string,
+  extra: { env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {},
+): Promise<HostileRun> {
   const work = mkdtempSync(path.join(os.tmpdir(), `agc-hostile-${label}-`));
   workDirs.push(work);
   const reportDir = path.join(work, 'report');
@@ -116,21 +122,35 @@ async function runKit(target: HostileTarget, label: string, extra: { env?: Recor
 
 /** The forms the hostile target writes a secret in. (JSON inside JSON doubles backslashes: the search collapses them first.) */
 function formsOf(secret: string): string[] {
-  const unicode = (upper: boolean, alternate: boolean) => [...secret].map((c, i) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[(alternate ? i % 2 === 1 : upper) ? 'toUpperCase' : 'toLowerCase']()}`).join('');
+  const unicode = (upper: boolean, alternate: boolean) =>
+    [...secret]
+      .map((c, i) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')[(alternate ? i % 2 === 1 : upper) ? 'toUpperCase' : 'toLowerCase']()}`)
+      .join('');
   const base64: string[] = [];
   for (const pad of ['', 'a', 'ab']) {
     const encoded = Buffer.from(pad + secret).toString('base64');
     const stable = encoded.slice(Math.ceil((pad.length * 8) / 6), Math.floor((pad.length + secret.length) / 3) * 4);
     base64.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  const forms = [secret, secret.toLowerCase(), secret.replace(/\//g, '\\/'), unicode(false, false), unicode(true, false), unicode(false, true), encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), ...base64];
+  const forms = [
+    secret,
+    secret.toLowerCase(),
+    secret.replace(/\//g, '\\/'),
+    unicode(false, false),
+    unicode(true, false),
+    unicode(false, true),
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).toLowerCase(),
+    ...base64,
+  ];
   return [...new Set(forms)];
 }
 
 function findSecrets(texts: { name: string; text: string }[], secrets: string[]): string[] {
   const hits: string[] = [];
   const collapsed = texts.map(({ name, text }) => ({ name, text: text.replace(/\\+/g, '\\') }));
-  for (const secret of secrets) for (const form of formsOf(secret)) for (const { name, text } of collapsed) if (text.includes(form)) hits.push(`${name}: ${form}`);
+  for (const secret of secrets)
+    for (const form of formsOf(secret)) for (const { name, text } of collapsed) if (text.includes(form)) hits.push(`${name}: ${form}`);
   return hits;
 }
 
@@ -140,9 +160,15 @@ const filesOf = (dir: string) => (existsSync(dir) ? filesBelow(dir).map((file) =
 function expectSearchFinds(secret: string): void {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agc-plant-'));
   try {
-    formsOf(secret).forEach((form, i) => writeFileSync(path.join(dir, `planted-${i}.txt`), `noise ${'x'.repeat(i)} ${JSON.stringify({ planted: form })} noise`));
+    formsOf(secret).forEach((form, i) =>
+      writeFileSync(path.join(dir, `planted-${i}.txt`), `noise ${'x'.repeat(i)} ${JSON.stringify({ planted: form })} noise`),
+    );
     const hits = findSecrets(filesOf(dir), [secret]);
-    for (let i = 0; i < formsOf(secret).length; i++) expect(hits.some((h) => h.includes(`planted-${i}.txt`)), `planted form ${i} found`).toBe(true);
+    for (let i = 0; i < formsOf(secret).length; i++)
+      expect(
+        hits.some((h) => h.includes(`planted-${i}.txt`)),
+        `planted form ${i} found`,
+      ).toBe(true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -156,8 +182,15 @@ const statusOf = (run: HostileRun, id: string) => summaryOf(run).requirements.fi
 
 /** Every assessed requirement has a result in the report, and no file of it is over 64 MiB. */
 function expectWholeAndBounded(run: HostileRun): Record<string, number> {
-  const ids = new Set(summaryOf(run).requirements.filter((r) => r.status !== 'not-assessed').map((r) => r.id));
-  expect(assessed.filter((id) => !ids.has(id)), `requirements missing from conformance.json\n${run.stderr.slice(-2000)}`).toEqual([]);
+  const ids = new Set(
+    summaryOf(run)
+      .requirements.filter((r) => r.status !== 'not-assessed')
+      .map((r) => r.id),
+  );
+  expect(
+    assessed.filter((id) => !ids.has(id)),
+    `requirements missing from conformance.json\n${run.stderr.slice(-2000)}`,
+  ).toEqual([]);
   const sizes: Record<string, number> = {};
   for (const file of filesBelow(run.reportDir)) {
     sizes[path.relative(run.reportDir, file)] = statSync(file).size;
@@ -169,7 +202,10 @@ function expectWholeAndBounded(run: HostileRun): Record<string, number> {
 /** No console line a CI runner would read as a command, and no terminal escape. */
 function expectInertConsole(text: string): void {
   const lines = text.split(/\r?\n|\r/);
-  expect(lines.filter((l) => /^\s*(::|##)/.test(l) || l.includes('##vso[')), 'console lines that are workflow commands').toEqual([]);
+  expect(
+    lines.filter((l) => /^\s*(::|##)/.test(l) || l.includes('##vso[')),
+    'console lines that are workflow commands',
+  ).toEqual([]);
   expect(text.includes('\u001b'), 'an ESC on the console').toBe(false);
 }
 
@@ -179,7 +215,10 @@ function expectValidJunit(run: HostileRun): void {
 
 /** Opens index.html in Debian's chromium with every request routed: the page must fetch nothing. */
 async function fetchesOf(file: string): Promise<string[]> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
   try {
     const page = await browser.newPage();
     const fetched: string[] = [];
@@ -230,7 +269,10 @@ test('a target echoing the tokens in every encoding, in bodies, header names and
       const report = readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8');
       expect(report.includes('EchoUnicode'), 'the echoes are in conformance.json').toBe(true);
       expect(report.includes('<redacted token>'), 'conformance.json holds redacted tokens').toBe(true);
-      const hits = findSecrets([...filesOf(run.reportDir), ...filesOf(runDir), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }], secrets);
+      const hits = findSecrets(
+        [...filesOf(run.reportDir), ...filesOf(runDir), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }],
+        secrets,
+      );
       expect(hits, 'token forms found').toEqual([]);
       // The run's temp folder, kept on request: private to the user, and its dataset holds no token.
       expect(statSync(runDir).mode & 0o777).toBe(0o700);
@@ -266,8 +308,19 @@ test('a reporter given evidence nested 100,000 deep writes every result', async 
   try {
     const deepBody = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const evidence = `{"failure":{"check":"envelopeShape","received":"deep","documented":"d","fix":"f"},"exchange":{"request":{"method":"POST","url":"http://t/","headers":{},"body":"{}"},"response":{"status":200,"headers":{},"body":"x","json":${deepBody}}}}`;
-    const testCase = { id: 't1', title: 'ENV-01 deep', annotations: [{ type: 'requirement', description: 'ENV-01' }], location: { file: path.join(ROOT, 'suites', 'envelope.spec.ts'), line: 1, column: 1 } };
-    const result = { status: 'failed', duration: 1, annotations: [], errors: [{ message: 'deep' }], attachments: [{ name: 'evidence', contentType: 'application/json', body: Buffer.from(evidence) }] };
+    const testCase = {
+      id: 't1',
+      title: 'ENV-01 deep',
+      annotations: [{ type: 'requirement', description: 'ENV-01' }],
+      location: { file: path.join(ROOT, 'suites', 'envelope.spec.ts'), line: 1, column: 1 },
+    };
+    const result = {
+      status: 'failed',
+      duration: 1,
+      annotations: [],
+      errors: [{ message: 'deep' }],
+      attachments: [{ name: 'evidence', contentType: 'application/json', body: Buffer.from(evidence) }],
+    };
     for (const Reporter of [JsonReporter, HtmlReporter, JunitReporter]) {
       const reporter = new Reporter();
       reporter.onBegin({ projects: [] } as never, {} as never);
@@ -321,7 +374,7 @@ test('a target that waives authentication for clients without a User-Agent fails
   });
 });
 
-test('workflow commands, ANSI escapes and newlines in a target\'s bodies and headers reach the console and JUnit inert', async () => {
+test("workflow commands, ANSI escapes and newlines in a target's bodies and headers reach the console and JUnit inert", async () => {
   await withTarget('commands', async (target) => {
     const run = await runKit(target, 'commands');
     const console = `${run.stdout}\n${run.stderr}`;
@@ -356,7 +409,7 @@ test('a timeout the kit enforced is reported as a timeout with its limit, not as
   }
 });
 
-test('fail-fast is one decision for the whole run: a worker that finds the target gone stops every other worker\'s requests', async () => {
+test("fail-fast is one decision for the whole run: a worker that finds the target gone stops every other worker's requests", async () => {
   const runId = `ff${Date.now().toString(36)}`;
   const previous = process.env.AG_RUN_ID;
   process.env.AG_RUN_ID = runId;
@@ -370,8 +423,11 @@ test('fail-fast is one decision for the whole run: a worker that finds the targe
     const options = { action: 'ListAssetGroups', version: '2024-01-01', body: '{}', authorization: null, authorizationShown: '', timeoutMs: 1000 };
     for (let i = 0; i < 3; i++) await noteAnswer(await send(url, options), url, options);
     // Another process of the same run (another worker) sends nothing.
-    const script = `const { sendWhileAlive } = require(${JSON.stringify(path.join(ROOT, 'suites', 'liveness.ts'))}); sendWhileAlive(${JSON.stringify(url)}, ${JSON.stringify(options)}).then((ex) => console.log(ex.networkError));`;
-    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '-e', script], { env: { ...cleanEnv(), AG_RUN_ID: runId }, encoding: 'utf8' });
+    const script = `const { sendWhileAlive } = require(${JSON.stringify(path.join(ROOT, 'client', 'liveness.ts'))}); sendWhileAlive(${JSON.stringify(url)}, ${JSON.stringify(options)}).then((ex) => console.log(ex.networkError));`;
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '-e', script], {
+      env: { ...cleanEnv(), AG_RUN_ID: runId },
+      encoding: 'utf8',
+    });
     expect(out).toMatch(/not sent: the target stopped answering/);
   } finally {
     removeRunDir(runId);

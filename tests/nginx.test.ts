@@ -105,8 +105,17 @@ interface Wire {
 /** One list request straight to the front with node:http, with no Accept-Encoding, as the kit sends it. Bounded. */
 function listDirect(url: string, token: string | null): Promise<Wire> {
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': '2', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-    const req = http.request(new URL('/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01', url), { method: 'POST', headers, agent: false, timeout: 5_000 });
+    const headers: http.OutgoingHttpHeaders = {
+      'content-type': 'application/json',
+      'content-length': '2',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
+    const req = http.request(new URL('/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01', url), {
+      method: 'POST',
+      headers,
+      agent: false,
+      timeout: 5_000,
+    });
     const deadline = setTimeout(() => req.destroy(new Error('no complete answer within 5 s')), 5_000);
     req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
     req.on('error', (error) => {
@@ -151,12 +160,17 @@ test.describe('behind Debian nginx', () => {
 
   test('a proxy that gzips answers the kit did not ask to be compressed, closes every connection and adds X-Request-Id is rated conformant', async () => {
     const wire: { ok?: Wire; refused?: Wire } = {};
-    const run = await runSuites('nginx-gzip', {}, {}, {
-      front: nginxFront(gzipUnasked, async (url) => {
-        wire.ok = await listDirect(url, referenceTokens().primary);
-        wire.refused = await listDirect(url, null);
-      }),
-    });
+    const run = await runSuites(
+      'nginx-gzip',
+      {},
+      {},
+      {
+        front: nginxFront(gzipUnasked, async (url) => {
+          wire.ok = await listDirect(url, referenceTokens().primary);
+          wire.refused = await listDirect(url, null);
+        }),
+      },
+    );
 
     await test.step('the wire really was gzip, though the request sent no Accept-Encoding', () => {
       const ok = wire.ok!;
@@ -165,27 +179,41 @@ test.describe('behind Debian nginx', () => {
       expect(ok.headers.connection).toBe('close');
       expect(JSON.parse(zlib.gunzipSync(ok.raw).toString('utf8'))).toHaveProperty('ResponseMetadata.Action', 'ListAssetGroups');
       // nginx's gzip filter compresses only 200, 403 and 404 answers: the others (a 401 here) go out as they came.
-      test.info().annotations.push({ type: 'wire', description: `200: content-encoding ${ok.headers['content-encoding']}; ${wire.refused!.status}: content-encoding ${wire.refused!.headers['content-encoding'] ?? 'none'}` });
+      test.info().annotations.push({
+        type: 'wire',
+        description: `200: content-encoding ${ok.headers['content-encoding']}; ${wire.refused!.status}: content-encoding ${wire.refused!.headers['content-encoding'] ?? 'none'}`,
+      });
     });
 
     await test.step('the kit decodes it and rates the server conformant', () => {
       expectComplete(run);
       const failed = run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`);
-      const attributed = run.tests.flatMap((t) => t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`));
+      const attributed = run.tests.flatMap((t) =>
+        t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`),
+      );
       const warnings = run.tests.filter((t) => t.status === 'unexpected' && !isMust(t.requirement)).map((t) => t.requirement);
       if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
-      expect({ failed, attributed, notJudged: run.mustNotJudged }, 'a proxy that compresses is legitimate; the kit must not fail it').toEqual({ failed: [], attributed: [], notJudged: [] });
+      expect({ failed, attributed, notJudged: run.mustNotJudged }, 'a proxy that compresses is legitimate; the kit must not fail it').toEqual({
+        failed: [],
+        attributed: [],
+        notJudged: [],
+      });
       expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
     });
   });
 
   test('a proxy that replaces every error answer with its own HTML page is rated non-conformant, by ENV-05', async () => {
     let page: Wire | undefined;
-    const run = await runSuites('nginx-html', {}, {}, {
-      front: nginxFront(htmlErrorPages, async (url) => {
-        page = await listDirect(url, null);
-      }),
-    });
+    const run = await runSuites(
+      'nginx-html',
+      {},
+      {},
+      {
+        front: nginxFront(htmlErrorPages, async (url) => {
+          page = await listDirect(url, null);
+        }),
+      },
+    );
 
     await test.step('nginx answered an upstream 401 with its own HTML page', () => {
       expect(page!.status).toBe(401);
@@ -195,22 +223,50 @@ test.describe('behind Debian nginx', () => {
 
     await test.step('the run completed and names the requirement the pages break', () => {
       expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);
-      test.info().annotations.push({ type: 'fails', description: run.fails.join(', ') }, { type: 'checks', description: run.checks.join(', ') }, { type: 'first-reason', description: String(run.firstReason) });
-      expect(run.fails, run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`).join('\n')).toEqual(['ENV-05']);
+      test
+        .info()
+        .annotations.push(
+          { type: 'fails', description: run.fails.join(', ') },
+          { type: 'checks', description: run.checks.join(', ') },
+          { type: 'first-reason', description: String(run.firstReason) },
+        );
+      expect(
+        run.fails,
+        run.tests
+          .filter((t) => t.status === 'unexpected')
+          .map((t) => `${t.requirement}: ${t.error}`)
+          .join('\n'),
+      ).toEqual(['ENV-05']);
       expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('non-conformant');
     });
   });
 
-  test('a per-token rate limit on creates answered with nginx\'s own HTML 429 page is waited out, and the page is ENV-05\'s finding', async () => {
+  test("a per-token rate limit on creates answered with nginx's own HTML 429 page is waited out, and the page is ENV-05's finding", async () => {
     const run = await runSuites('nginx-429', {}, {}, { front: nginxFront(htmlRateLimit) });
     expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);
-    test.info().annotations.push({ type: 'fails', description: run.fails.join(', ') }, { type: 'checks', description: run.checks.join(', ') }, { type: 'not-judged', description: run.mustNotJudged.join(', ') }, { type: 'first-reason', description: String(run.firstReason) });
-    expect(run.fails, run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`).join('\n')).toEqual(['ENV-05']);
-    expect(run.firstReason, 'the finding is the limiter\'s page').toContain('HTTP 429');
+    test
+      .info()
+      .annotations.push(
+        { type: 'fails', description: run.fails.join(', ') },
+        { type: 'checks', description: run.checks.join(', ') },
+        { type: 'not-judged', description: run.mustNotJudged.join(', ') },
+        { type: 'first-reason', description: String(run.firstReason) },
+      );
+    expect(
+      run.fails,
+      run.tests
+        .filter((t) => t.status === 'unexpected')
+        .map((t) => `${t.requirement}: ${t.error}`)
+        .join('\n'),
+    ).toEqual(['ENV-05']);
+    expect(run.firstReason, "the finding is the limiter's page").toContain('HTTP 429');
     expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('non-conformant');
     // The 429s were waited out: a MUST left unjudged is one the HTML page blocked, never one given up on for throttling.
     const unjudged = run.tests.filter((t) => isMust(t.requirement) && (t.profileMismatch || t.blockedBy.some((id) => id !== 'ENV-05')));
     expect(unjudged.map((t) => `${t.requirement}: blocked by ${t.blockedBy.join(', ')} ${t.profileMismatch ?? ''}`)).toEqual([]);
-    expect(run.tests.filter((t) => isMust(t.requirement) && t.status === 'skipped' && !t.blockedBy.length).map((t) => t.requirement), 'MUSTs skipped, not blocked').toEqual([]);
+    expect(
+      run.tests.filter((t) => isMust(t.requirement) && t.status === 'skipped' && !t.blockedBy.length).map((t) => t.requirement),
+      'MUSTs skipped, not blocked',
+    ).toEqual([]);
   });
 });

@@ -81,7 +81,12 @@ function freePort(): Promise<number> {
 /** One request to the front: its status and Server header, or undefined when nothing answered in time. */
 function probe(url: string): Promise<{ status: number; server: string } | undefined> {
   return new Promise((resolve) => {
-    const req = http.request(new URL('/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01', url), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '2' }, timeout: PROBE_TIMEOUT_MS, agent: false });
+    const req = http.request(new URL('/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '2' },
+      timeout: PROBE_TIMEOUT_MS,
+      agent: false,
+    });
     const deadline = setTimeout(() => req.destroy(), PROBE_TIMEOUT_MS);
     req.on('timeout', () => req.destroy());
     req.on('error', () => {
@@ -190,12 +195,16 @@ async function startOnce(upstream: string, site: (s: NginxSite) => string): Prom
   try {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
-      if (exited(child)) throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}) before answering:\n${stderr.trim()}\n--- ${configFile}\n${config}`);
+      if (exited(child))
+        throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}) before answering:\n${stderr.trim()}\n--- ${configFile}\n${config}`);
       const answer = await probe(url);
       // 502/504 are nginx's own: the upstream is not reachable through it (yet). Another Server
       // is whoever took the port first: nginx will give up binding it and exit.
       if (answer && answer.status !== 502 && answer.status !== 504 && answer.server.startsWith('nginx') && !exited(child)) break;
-      if (Date.now() > deadline) throw new Error(`nginx did not reach the upstream ${upstream} within ${READY_TIMEOUT_MS} ms (last answer: ${answer ? `${answer.status} from ${answer.server || 'no Server'}` : 'none'}):\n${stderr.trim()}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `nginx did not reach the upstream ${upstream} within ${READY_TIMEOUT_MS} ms (last answer: ${answer ? `${answer.status} from ${answer.server || 'no Server'}` : 'none'}):\n${stderr.trim()}`,
+        );
       await sleep(50);
     }
   } catch (error) {

@@ -46,20 +46,32 @@ test('spec/openapi.yaml lints clean under the recommended ruleset: no errors, no
 
 test('the lint catches a planted unresolvable $ref', async () => {
   const problems = await lintPlanted("$ref: '#/components/schemas/AssetGroup'", "$ref: '#/components/schemas/AssetGroupp'");
-  expect(problems.map((p) => p.ruleId), describe(problems)).toContain('no-unresolved-refs');
+  expect(
+    problems.map((p) => p.ruleId),
+    describe(problems),
+  ).toContain('no-unresolved-refs');
 });
 
 test('the lint catches a planted unresolvable reference-profile $ref', async () => {
   const problems = await lintPlanted("$ref: './profile.yaml#/$defs/ProfileErrorDetail'", "$ref: './profile.yaml#/$defs/ProfileErrorDetial'");
-  expect(problems.map((p) => p.ruleId), describe(problems)).toContain('no-unresolved-refs');
+  expect(
+    problems.map((p) => p.ruleId),
+    describe(problems),
+  ).toContain('no-unresolved-refs');
 });
 
 test('the lint catches a planted invalid type value', async () => {
   const problems = await lintPlanted('        RequestId:\n          type: string', '        RequestId:\n          type: text');
-  expect(problems.filter((p) => p.severity === 'error').map((p) => p.ruleId), describe(problems)).toContain('struct');
+  expect(
+    problems.filter((p) => p.severity === 'error').map((p) => p.ruleId),
+    describe(problems),
+  ).toContain('struct');
 });
 
 test('the lint catches a planted example that contradicts its schema', async () => {
   const problems = await lintPlanted("CreateTime: '2024-01-01T00:00:00Z'", "CreateTime: '2024-01-01 00:00'");
-  expect(problems.map((p) => p.ruleId), describe(problems)).toContain('no-invalid-media-type-examples');
+  expect(
+    problems.map((p) => p.ruleId),
+    describe(problems),
+  ).toContain('no-invalid-media-type-examples');
 });

@@ -1,7 +1,8 @@
 // The kit as a package: `npm pack` ships what running needs and nothing else, and the tarball,
 // installed into an empty project, runs there as the README says: `npx agc reference` starts the
 // reference server, `npx agc run --base-url URL` (tokens from that project's .env) writes
-// ./conformance-report/ in that project and exits with the verdict.
+// ./conformance-report/ in that project and exits with the verdict, `npx agc profile discover`
+// starts from the installed discover/.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,10 +10,9 @@ import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { expect, test } from './fixtures';
 import { cleanEnv, exec, readJson, ROOT, type Done } from './harness';
+import { EXIT, exitForVerdict } from '../bin/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
-
-const EXIT: Record<string, number> = { conformant: 0, 'non-conformant': 1, incomplete: 2 };
 
 /** The environment without the developer's kit variables, plus what the test gives the installed kit. */
 const kitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...cleanEnv(), ...extra });
@@ -28,6 +28,9 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     'package.json',
     'README.md',
     'bin/agc.mjs',
+    'bin/exit-codes.mjs',
+    'discover/main.ts',
+    'discover/probe.ts',
     'playwright.config.ts',
     'suites/global-setup.ts',
     'suites/config.ts',
@@ -43,8 +46,13 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
   ]) {
     expect(paths, needed).toContain(needed);
   }
-  expect(paths.some((p) => p.startsWith('suites/') && p.endsWith('.spec.ts')), 'the suites').toBe(true);
-  const unwanted = paths.filter((p) => /^(tests|bench|examples|\.ci|node_modules|test-results|conformance-report)\//.test(p) || /(^|\/)\.env$/.test(p) || p === 'spec/single-path.ts');
+  expect(
+    paths.some((p) => p.startsWith('suites/') && p.endsWith('.spec.ts')),
+    'the suites',
+  ).toBe(true);
+  const unwanted = paths.filter(
+    (p) => /^(tests|bench|examples|\.ci|node_modules|test-results|conformance-report)\//.test(p) || /(^|\/)\.env$/.test(p) || p === 'spec/single-path.ts',
+  );
   expect(unwanted).toEqual([]);
 });
 
@@ -78,9 +86,23 @@ async function packInstallAndRun(work: string): Promise<void> {
     expect(existsSync(path.join(project, 'node_modules', '.bin', 'agc'))).toBe(true);
   });
 
+  await test.step('npx agc profile discover --help runs the installed discover/; a usage error exits 3', async () => {
+    const help = await exec('npx', ['--no', 'agc', 'profile', 'discover', '--help'], { cwd: project, env: kitEnv(), timeoutMs: 60_000 });
+    expect(help.status, output(help)).toBe(EXIT.ok);
+    expect(help.stdout, output(help)).toContain('Usage: agc profile discover --out FILE');
+    const usage = await exec('npx', ['--no', 'agc', 'profile', 'discover'], { cwd: project, env: kitEnv(), timeoutMs: 60_000 });
+    expect(usage.status, output(usage)).toBe(EXIT.error);
+    expect(usage.stderr, output(usage)).toMatch(/--out FILE is required/);
+  });
+
   // `npx agc reference` in that project: its URL and tokens, as it prints them, become the project's .env.
   // Its own process group, stopped as Ctrl-C would stop it: SIGINT to npx, agc, tsx and the server alike.
-  const reference = spawn('npx', ['--no', 'agc', 'reference', '--port', '0', '--lag', '50', '--create-rate', 'off'], { cwd: project, env: kitEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const reference = spawn('npx', ['--no', 'agc', 'reference', '--port', '0', '--lag', '50', '--create-rate', 'off'], {
+    cwd: project,
+    env: kitEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let printed = '';
   reference.stdout.on('data', (d) => (printed += d));
   reference.stderr.on('data', (d) => (printed += d));
@@ -100,13 +122,17 @@ async function packInstallAndRun(work: string): Promise<void> {
     });
 
     await test.step('npx agc run --base-url URL: reports in ./conformance-report/, exit status = verdict', async () => {
-      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url], { cwd: project, env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }), timeoutMs: 240_000 });
+      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url], {
+        cwd: project,
+        env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }),
+        timeoutMs: 240_000,
+      });
       const all = `${done.stdout}\n${done.stderr}`;
       expect(all, output(done)).not.toMatch(/Cannot find module|SyntaxError|ERR_MODULE_NOT_FOUND|ERR_UNKNOWN_FILE_EXTENSION/);
       const reportDir = path.join(project, 'conformance-report');
       for (const file of ['conformance.json', 'index.html', 'junit.xml']) expect(existsSync(path.join(reportDir, file)), `${file}\n${output(done)}`).toBe(true);
       const summary = readJson<ConformanceSummary>(path.join(reportDir, 'conformance.json'));
-      expect(done.status, output(done)).toBe(EXIT[summary.verdict]);
+      expect(done.status, output(done)).toBe(exitForVerdict(summary.verdict));
       expect(summary.target.baseURL).toBe(url);
       expect(summary.target.embedded).toBe(false);
       // The suites ran against the target (loosely: others are changing them right now).

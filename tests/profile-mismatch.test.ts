@@ -24,10 +24,15 @@ test.describe('profile variants without their profile', () => {
       const run = await runSuites(`p-${variant.name}`, variant.hooks ?? {}, { profile: profileFromOverride(variant.profile, variant.name) });
       expectComplete(run);
       const failed = run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`);
-      const attributed = run.tests.flatMap((t) => t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`));
+      const attributed = run.tests.flatMap((t) =>
+        t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`),
+      );
       const mismatches = run.tests.filter((t) => t.profileMismatch).map((t) => `${t.requirement}: ${t.profileMismatch}`);
       test.info().annotations.push({ type: 'mismatches', description: mismatches.join('\n') });
-      expect({ failed, attributed }, `${variant.name} made a choice the spec leaves open; without its profile the kit may not assess it, but must not fail it`).toEqual({ failed: [], attributed: [] });
+      expect(
+        { failed, attributed },
+        `${variant.name} made a choice the spec leaves open; without its profile the kit may not assess it, but must not fail it`,
+      ).toEqual({ failed: [], attributed: [] });
       if (variant.admittedWithoutProfile) {
         // The reference profile admits this choice: nothing to name, and nothing left unassessed.
         expect(mismatches, `${variant.name}: ${variant.admittedWithoutProfile}`).toEqual([]);
@@ -39,10 +44,17 @@ test.describe('profile variants without their profile', () => {
       expect(run.firstReason).toMatch(/seems to follow another profile[\s\S]*AG_PROFILE[\s\S]*agc profile discover/);
     });
     test(`${variant.name} with its own profile (AG_PROFILE) is rated conformant, with no warning`, async () => {
-      const run = await runSuites(`o-${variant.name}`, variant.hooks ?? {}, { profile: profileFromOverride(variant.profile, variant.name) }, { kitProfile: variant.profile });
+      const run = await runSuites(
+        `o-${variant.name}`,
+        variant.hooks ?? {},
+        { profile: profileFromOverride(variant.profile, variant.name) },
+        { kitProfile: variant.profile },
+      );
       expectComplete(run);
       const failed = run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`);
-      const notJudged = run.tests.filter((t) => t.profileMismatch || t.blockedBy.length).map((t) => `${t.requirement}: ${t.profileMismatch ?? t.blockedBy.join(', ')}`);
+      const notJudged = run.tests
+        .filter((t) => t.profileMismatch || t.blockedBy.length)
+        .map((t) => `${t.requirement}: ${t.profileMismatch ?? t.blockedBy.join(', ')}`);
       expect({ failed, notJudged }, `${variant.name} judged by its own profile`).toEqual({ failed: [], notJudged: [] });
       expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
     });

@@ -50,7 +50,7 @@ test.describe('scoping', () => {
     expect((await ref.list({ Filter: { Name: 'theirs' } })).json.Result.TotalCount).toBe(0);
   });
 
-  test('a channel-bound token sees only its channel; an unbound token sees all of its user\'s', async ({ ref }) => {
+  test("a channel-bound token sees only its channel; an unbound token sees all of its user's", async ({ ref }) => {
     const unbound = await ref.createOk({ Name: 'unbound' });
     const onA = await ref.createOk({ Name: 'on A' }, 'channelA');
     const onB = await ref.createOk({ Name: 'on B' }, 'channelB');

@@ -45,7 +45,10 @@ export interface Reply {
 }
 
 export class Client {
-  constructor(readonly server: ReferenceServer, readonly lagMs: number) {}
+  constructor(
+    readonly server: ReferenceServer,
+    readonly lagMs: number,
+  ) {}
 
   async call(o: CallOptions = {}): Promise<Reply> {
     let query = o.query;

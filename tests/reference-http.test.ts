@@ -3,7 +3,22 @@ import http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
-import { BAD_REQUEST_KIND, Client, CREATE, expect, expectError, expectSuccess, JSON_TYPE, LIST, OPS, SPEC_PATH, test, TOKENS, UUID, VERSION } from './reference-client';
+import {
+  BAD_REQUEST_KIND,
+  Client,
+  CREATE,
+  expect,
+  expectError,
+  expectSuccess,
+  JSON_TYPE,
+  LIST,
+  OPS,
+  SPEC_PATH,
+  test,
+  TOKENS,
+  UUID,
+  VERSION,
+} from './reference-client';
 import { ApiError, defaultHooks } from '../reference/server';
 import { expressErrorPage, gzipped, stackPages } from '../reference/wire';
 
@@ -66,7 +81,7 @@ test.describe('routing', () => {
     }
   });
 
-  test('wrong or missing Version is a 400 of the operation\'s kind', async ({ ref }) => {
+  test("wrong or missing Version is a 400 of the operation's kind", async ({ ref }) => {
     for (const op of OPS) {
       for (const version of ['2023-01-01', '', '2024-01-01 ', null]) {
         expectError(await ref.call({ action: op, version }), 400, BAD_REQUEST_KIND[op], op, version ?? '');
@@ -149,13 +164,35 @@ test.describe('request bodies', () => {
   }
 
   test('no 5xx and always the envelope for a batch of garbage bodies', async ({ ref }) => {
-    const field = fc.constantFrom('Name', 'Title', 'Description', 'GroupType', 'ProjectName', 'Filter', 'PageNumber', 'PageSize', 'GroupIds', '__proto__', 'constructor');
+    const field = fc.constantFrom(
+      'Name',
+      'Title',
+      'Description',
+      'GroupType',
+      'ProjectName',
+      'Filter',
+      'PageNumber',
+      'PageSize',
+      'GroupIds',
+      '__proto__',
+      'constructor',
+    );
     const value = fc.oneof(fc.jsonValue(), fc.string({ maxLength: 400, size: 'max' }), fc.constantFrom('AIGC', 1, 0, -1, 100, 101, 1.5, 1e300));
     const body = fc.oneof(
       // maxKeys below the number of distinct keys: a larger unique-key dictionary never finishes generating.
       fc.dictionary(field, value, { maxKeys: 5 }).map((o) => JSON.stringify(o)),
       fc.dictionary(field, fc.dictionary(field, value, { maxKeys: 5 }), { maxKeys: 3 }).map((o) => JSON.stringify(o)),
-      fc.record({ Name: fc.string({ maxLength: 70, size: 'max' }), Description: fc.string({ maxLength: 310, size: 'max' }), GroupType: fc.constantFrom('AIGC', 'aigc'), PageSize: fc.integer({ min: -1, max: 101 }) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+      fc
+        .record(
+          {
+            Name: fc.string({ maxLength: 70, size: 'max' }),
+            Description: fc.string({ maxLength: 310, size: 'max' }),
+            GroupType: fc.constantFrom('AIGC', 'aigc'),
+            PageSize: fc.integer({ min: -1, max: 101 }),
+          },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
       fc.jsonValue().map((v) => JSON.stringify(v)),
       fc.string(),
       fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b).toString('latin1')),
@@ -203,7 +240,12 @@ test.describe('request bodies', () => {
 
 test.describe('wire step', () => {
   /** One POST over node:http with no Accept-Encoding, the raw bytes of the answer kept. */
-  function rawPost(url: string, query: string, body: string, authorization?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  function rawPost(
+    url: string,
+    query: string,
+    body: string,
+    authorization?: string,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (authorization) headers.Authorization = authorization;
@@ -218,7 +260,7 @@ test.describe('wire step', () => {
   }
   const LIST_QUERY = `Action=${LIST}&Version=${VERSION}`;
 
-  test('without a wire step the answer is the reference\'s: JSON, Content-Length, no Content-Encoding', async ({ startReference }) => {
+  test("without a wire step the answer is the reference's: JSON, Content-Length, no Content-Encoding", async ({ startReference }) => {
     const server = await startReference({ lagMs: 0 });
     const r = await rawPost(server.url, LIST_QUERY, '{}', `Bearer ${TOKENS.primary}`);
     expect(r.headers['content-encoding']).toBeUndefined();
@@ -239,8 +281,14 @@ test.describe('wire step', () => {
     }
   });
 
-  test('a step can answer with a stack\'s own HTML page, which the wire step sends as written', async ({ startReference }) => {
-    const server = await startReference({ lagMs: 0, hooks: { parseBody: (raw, op) => (raw.toString() === '{' ? expressErrorPage(400, 'SyntaxError: Unexpected end of JSON input') : defaultHooks.parseBody(raw, op)), wire: stackPages } });
+  test("a step can answer with a stack's own HTML page, which the wire step sends as written", async ({ startReference }) => {
+    const server = await startReference({
+      lagMs: 0,
+      hooks: {
+        parseBody: (raw, op) => (raw.toString() === '{' ? expressErrorPage(400, 'SyntaxError: Unexpected end of JSON input') : defaultHooks.parseBody(raw, op)),
+        wire: stackPages,
+      },
+    });
     const r = await rawPost(server.url, `Action=${CREATE}&Version=${VERSION}`, '{', `Bearer ${TOKENS.primary}`);
     expect(r.status).toBe(400);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -261,7 +309,10 @@ test.describe('wire step', () => {
   test('beforeAuth sees the body before the token is checked; without it, auth answers first', async ({ startReference }) => {
     const reference = await startReference({ lagMs: 0 });
     expect((await rawPost(reference.url, LIST_QUERY, '{')).status).toBe(401);
-    const early = await startReference({ lagMs: 0, hooks: { beforeAuth: (raw) => (raw.toString() === '{' ? new ApiError(400, 'AssetBadRequest', 'not JSON') : null) } });
+    const early = await startReference({
+      lagMs: 0,
+      hooks: { beforeAuth: (raw) => (raw.toString() === '{' ? new ApiError(400, 'AssetBadRequest', 'not JSON') : null) },
+    });
     expect((await rawPost(early.url, LIST_QUERY, '{')).status).toBe(400);
     expect((await rawPost(early.url, LIST_QUERY, '{}')).status).toBe(401);
     expect((await rawPost(early.url, LIST_QUERY, '{}', `Bearer ${TOKENS.primary}`)).status).toBe(200);

@@ -87,7 +87,15 @@ test.describe('ListAssetGroups validation', () => {
   });
 
   test('boundary paging values and empty filters are accepted', async ({ ref }) => {
-    for (const body of [{}, { PageNumber: 1, PageSize: 1 }, { PageSize: 100 }, { PageNumber: 1e9 }, { Filter: {} }, { Filter: { GroupIds: [] } }, { Other: 1 }]) {
+    for (const body of [
+      {},
+      { PageNumber: 1, PageSize: 1 },
+      { PageSize: 100 },
+      { PageNumber: 1e9 },
+      { Filter: {} },
+      { Filter: { GroupIds: [] } },
+      { Other: 1 },
+    ]) {
       expectSuccess(await ref.list(body), LIST);
     }
   });
@@ -243,8 +251,8 @@ test.describe('profile settings the reference server honours', () => {
     const cases: Array<[string, Record<string, string[]>]> = [
       ['exact', { 'Alpha One': ['Alpha One'], 'alpha one': [], Alpha: [] }],
       ['case-insensitive-exact', { 'alpha one': ['Alpha One'], Alpha: [] }],
-      ['substring', { pha: ['Alpha One', 'alpha two'], 'Alpha': ['Alpha One'], 'PHA': [] }],
-      ['case-insensitive-substring', { PHA: ['Alpha One', 'alpha two'], 'one': ['Alpha One'] }],
+      ['substring', { pha: ['Alpha One', 'alpha two'], Alpha: ['Alpha One'], PHA: [] }],
+      ['case-insensitive-substring', { PHA: ['Alpha One', 'alpha two'], one: ['Alpha One'] }],
       ['prefix', { Alpha: ['Alpha One'], alpha: ['alpha two'], pha: [] }],
       ['case-insensitive-prefix', { ALPHA: ['Alpha One', 'alpha two'], 'alpha t': ['alpha two'], one: [] }],
     ];
@@ -310,10 +318,44 @@ test.describe('profile settings the reference server honours', () => {
     const emoji = '\u{1F600}'; // 1 code point, 2 UTF-16 units, 4 UTF-8 bytes
     const e = '\u00e9'; // 1 code point, 1 UTF-16 unit, 2 UTF-8 bytes
     const cases: Array<[string, Client, Array<[string, boolean]>]> = [
-      ['unset', ref, [[emoji.repeat(64), true], [emoji.repeat(65), false], [e.repeat(64), true]]],
-      ['code-points', await serve(startReference, { create: { lengthUnit: 'code-points' } }), [[emoji.repeat(64), true], [emoji.repeat(65), false]]],
-      ['utf16', await serve(startReference, { create: { lengthUnit: 'utf16' } }), [[emoji.repeat(32), true], [emoji.repeat(32) + 'a', false], [e.repeat(64), true], [e.repeat(65), false]]],
-      ['bytes', await serve(startReference, { create: { lengthUnit: 'bytes' } }), [[emoji.repeat(16), true], [emoji.repeat(16) + 'a', false], [e.repeat(32), true], [e.repeat(32) + 'a', false], ['a'.repeat(64), true]]],
+      [
+        'unset',
+        ref,
+        [
+          [emoji.repeat(64), true],
+          [emoji.repeat(65), false],
+          [e.repeat(64), true],
+        ],
+      ],
+      [
+        'code-points',
+        await serve(startReference, { create: { lengthUnit: 'code-points' } }),
+        [
+          [emoji.repeat(64), true],
+          [emoji.repeat(65), false],
+        ],
+      ],
+      [
+        'utf16',
+        await serve(startReference, { create: { lengthUnit: 'utf16' } }),
+        [
+          [emoji.repeat(32), true],
+          [emoji.repeat(32) + 'a', false],
+          [e.repeat(64), true],
+          [e.repeat(65), false],
+        ],
+      ],
+      [
+        'bytes',
+        await serve(startReference, { create: { lengthUnit: 'bytes' } }),
+        [
+          [emoji.repeat(16), true],
+          [emoji.repeat(16) + 'a', false],
+          [e.repeat(32), true],
+          [e.repeat(32) + 'a', false],
+          ['a'.repeat(64), true],
+        ],
+      ],
     ];
     for (const [unit, client, names] of cases) {
       await test.step(unit, async () => {

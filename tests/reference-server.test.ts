@@ -86,10 +86,14 @@ test.describe('server', () => {
 
   test('custom users and tokens; duplicate token values are refused', async ({ startReference }) => {
     const server = await startReference({ lagMs: 0, users: [{ id: 'u1', tokens: [{ token: 'custom-token', channel: null }] }] });
-    const list = (token: string) => fetch(`${server.url}${SPEC_PATH}?Action=${LIST}&Version=${VERSION}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' });
+    const list = (token: string) =>
+      fetch(`${server.url}${SPEC_PATH}?Action=${LIST}&Version=${VERSION}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' });
     expect((await list('custom-token')).status).toBe(200);
     expect((await list(TOKENS.primary)).status).toBe(401);
-    const dup = [{ id: 'u1', tokens: [{ token: 'same', channel: null }] }, { id: 'u2', tokens: [{ token: 'same', channel: null }] }];
+    const dup = [
+      { id: 'u1', tokens: [{ token: 'same', channel: null }] },
+      { id: 'u2', tokens: [{ token: 'same', channel: null }] },
+    ];
     await expect(startReferenceServer({ users: dup })).rejects.toThrow(/share one value/);
   });
 });
@@ -159,19 +163,21 @@ test.describe('CLI', () => {
     }
   });
 
-  test('a bad option or value is one line naming it, exit 2; --help lists the options', async () => {
+  test('a bad option or value is one line naming it, exit 3; --help lists the options', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['--bogus'], /--bogus/],
       [['--port', 'abc'], /--port/],
       [['--create-rate', 'fast'], /--create-rate/],
       [['--lag', '-5'], /--lag/],
     ];
-    const results = await Promise.all(cases.map(async ([args]) => {
-      const proc = run(args);
-      return { ...(await proc.exited), out: proc.out(), err: proc.err() };
-    }));
+    const results = await Promise.all(
+      cases.map(async ([args]) => {
+        const proc = run(args);
+        return { ...(await proc.exited), out: proc.out(), err: proc.err() };
+      }),
+    );
     for (const [i, result] of results.entries()) {
-      expect(result.code, cases[i][0].join(' ')).toBe(2);
+      expect(result.code, cases[i][0].join(' ')).toBe(3);
       expect(result.err.trim().split('\n')).toHaveLength(1);
       expect(result.err).toMatch(cases[i][1]);
       expect(result.err).not.toMatch(/\n\s+at /);

@@ -58,7 +58,11 @@ test('colour codes never reach the reports, and blocked, not-assessable and noth
   expect(validateReport(s).errors).toEqual([]);
   expect(s.verdict).toBe('non-conformant');
   expect(s.firstReason).toMatch(/^CREATE-01 /);
-  expect(byId(s, 'VIS-01')).toMatchObject({ status: 'blocked', blockedBy: ['CREATE-01'], reason: 'blocked by CREATE-01: no group was created, so none can become visible' });
+  expect(byId(s, 'VIS-01')).toMatchObject({
+    status: 'blocked',
+    blockedBy: ['CREATE-01'],
+    reason: 'blocked by CREATE-01: no group was created, so none can become visible',
+  });
   expect(byId(s, 'ERR-01')).toMatchObject({ status: 'skipped', profileMismatch: 'the code is at /Error/Code; set error.codePointer: /Error/Code' });
   expect(byId(s, 'INPUT-08')).toMatchObject({ status: 'skipped', reason: 'the target answered no 429, so there was nothing to observe' });
   expect(byId(s, 'LIST-03').tests[0].failures[0].received).toBe('Ids [g-1]');
@@ -68,17 +72,33 @@ test('colour codes never reach the reports, and blocked, not-assessable and noth
 });
 
 test('with AG_BASELINE every output says what newly fails, what was fixed, what changed, and that the spec and profile changed', async ({}, testInfo) => {
-  const statuses: Record<string, string> = Object.fromEntries(loadCatalogue().requirements.map((r) => [r.id, r.level === 'NOT-ASSESSED' ? 'not-assessed' : 'skipped']));
+  const statuses: Record<string, string> = Object.fromEntries(
+    loadCatalogue().requirements.map((r) => [r.id, r.level === 'NOT-ASSESSED' ? 'not-assessed' : 'skipped']),
+  );
   Object.assign(statuses, { 'CREATE-01': 'passed', 'LIST-03': 'failed', 'ENV-01': 'failed', 'VIS-01': 'passed', 'ERR-01': 'skipped', 'INPUT-08': 'skipped' });
   const baseline = testInfo.outputPath('baseline.json');
-  writeFileSync(baseline, JSON.stringify({
-    verdict: 'non-conformant', startedAt: '2026-01-01T00:00:00.000Z', kit: { version: '0.0.9', specHash: 'f'.repeat(64) }, profile: { name: 'staging', path: '/etc/staging.yaml' },
-    requirements: Object.entries(statuses).map(([id, status]) => ({ id, status })),
-  }));
+  writeFileSync(
+    baseline,
+    JSON.stringify({
+      verdict: 'non-conformant',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      kit: { version: '0.0.9', specHash: 'f'.repeat(64) },
+      profile: { name: 'staging', path: '/etc/staging.yaml' },
+      requirements: Object.entries(statuses).map(([id, status]) => ({ id, status })),
+    }),
+  );
   const run = await runInlineSuite(SUITE, { AG_BASELINE: baseline });
   const s = summaryOf(run);
   expect(validateReport(s).errors).toEqual([]);
-  expect(s.baseline).toMatchObject({ file: baseline, startedAt: '2026-01-01T00:00:00.000Z', verdict: { before: 'non-conformant', now: 'non-conformant' }, specHashChanged: true, profileChanged: true, newlyFailing: ['CREATE-01'], fixed: ['ENV-01'] });
+  expect(s.baseline).toMatchObject({
+    file: baseline,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    verdict: { before: 'non-conformant', now: 'non-conformant' },
+    specHashChanged: true,
+    profileChanged: true,
+    newlyFailing: ['CREATE-01'],
+    fixed: ['ENV-01'],
+  });
   expect(s.baseline!.changed).toEqual([
     { id: 'ENV-01', before: 'failed', now: 'passed' },
     { id: 'CREATE-01', before: 'passed', now: 'failed' },
@@ -98,24 +118,35 @@ test('with AG_BASELINE every output says what newly fails, what was fixed, what 
   expect(junit).toContain('<property name="baseline.otherChanges" value="VIS-01:passed-&gt;blocked"/>');
   expect(junit).toContain('<property name="baseline.specHashChanged" value="true"/>');
   expect(junit).toContain('since the baseline: passed -&gt; failed');
-  expect(run.stdout).toContain('Since the baseline of 2026-01-01T00:00:00.000Z: newly failing: CREATE-01; fixed: ENV-01; other changes: VIS-01 passed → blocked; the spec changed in between (another spec hash); the profile changed in between (was "staging")');
+  expect(run.stdout).toContain(
+    'Since the baseline of 2026-01-01T00:00:00.000Z: newly failing: CREATE-01; fixed: ENV-01; other changes: VIS-01 passed → blocked; the spec changed in between (another spec hash); the profile changed in between (was "staging")',
+  );
 });
 
-for (const [what, content] of [['missing', null], ['not a conformance.json', '{"hello": "world"}'], ['not JSON', 'verdict: conformant']] as const) {
+for (const [what, content] of [
+  ['missing', null],
+  ['not a conformance.json', '{"hello": "world"}'],
+  ['not JSON', 'verdict: conformant'],
+] as const) {
   test(`a baseline that is ${what} is a configuration error naming AG_BASELINE, exit 3, no stack trace`, async ({}, testInfo) => {
     const file = testInfo.outputPath('baseline.json');
     if (content !== null) writeFileSync(file, content);
-    const runs = await Promise.all([runInlineSuite(SUITE, { AG_BASELINE: file }), runAgc(['run', '--baseline', file, '--report-dir', testInfo.outputPath('report')], {}, { timeoutMs: 60_000 })]);
+    const runs = await Promise.all([
+      runInlineSuite(SUITE, { AG_BASELINE: file }),
+      runAgc(['run', '--baseline', file, '--report-dir', testInfo.outputPath('report')], {}, { timeoutMs: 60_000 }),
+    ]);
     for (const run of runs) {
       expect(run.status, run.stdout + run.stderr).toBe(3);
       const lines = run.stderr.split('\n').filter((l) => l.trim() && !/unexpected operator/.test(l));
-      expect(lines).toEqual([expect.stringMatching(new RegExp(`^conformance kit: configuration error: AG_BASELINE: .*${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))]);
+      expect(lines).toEqual([
+        expect.stringMatching(new RegExp(`^conformance kit: configuration error: AG_BASELINE: .*${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
+      ]);
       expect(run.stdout + run.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     }
   });
 }
 
-test('a finding of another requirement, noticed in a test that is then blocked by it, is that requirement\'s failure', async () => {
+test("a finding of another requirement, noticed in a test that is then blocked by it, is that requirement's failure", async () => {
   const run = await runInlineSuite(`
 import { test } from '@playwright/test';
 const requirement = (id: string) => ({ annotation: { type: 'requirement', description: id } });
@@ -130,7 +161,10 @@ test('LIST-03 The group-type filter returns the matching groups and only those',
   const s = summaryOf(run);
   expect(validateReport(s).errors).toEqual([]);
   expect(byId(s, 'ENV-06')).toMatchObject({ status: 'failed', reason: 'resultPresent: no Result in the answer' });
-  expect(byId(s, 'ENV-06').tests.find((t) => t.noticedIn)).toMatchObject({ noticedIn: 'LIST-03 The group-type filter returns the matching groups and only those', status: 'failed' });
+  expect(byId(s, 'ENV-06').tests.find((t) => t.noticedIn)).toMatchObject({
+    noticedIn: 'LIST-03 The group-type filter returns the matching groups and only those',
+    status: 'failed',
+  });
   expect(byId(s, 'LIST-03')).toMatchObject({ status: 'blocked', blockedBy: ['ENV-06'] });
   expect(s.verdict).toBe('non-conformant');
   expect(s.firstReason).toMatch(/^ENV-06 /);

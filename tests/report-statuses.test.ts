@@ -10,14 +10,31 @@ import { renderBadge } from '../reporters/badge';
 // child process, so each rule of the verdict and of every output is shown exactly.
 
 const catalogue = loadCatalogue();
-const facts = (): RunFacts => ({ lagsMs: [10, 20], neverVisible: 0, retries: { 429: 0, 503: 0 }, startedAt: '2026-01-02T03:04:05.000Z', finishedAt: '2026-01-02T03:04:15.000Z', runErrors: [], profile: { name: 'reference', path: null } });
+const facts = (): RunFacts => ({
+  lagsMs: [10, 20],
+  neverVisible: 0,
+  retries: { 429: 0, 503: 0 },
+  startedAt: '2026-01-02T03:04:05.000Z',
+  finishedAt: '2026-01-02T03:04:15.000Z',
+  runErrors: [],
+  profile: { name: 'reference', path: null },
+});
 
 type Twist = Partial<Outcome> & { requirement: string };
 
 /** Every assessed requirement passes, except the twists given (several per ID make several tests). */
 function run(...twists: Twist[]): ConformanceSummary {
   const twisted = new Set(twists.map((t) => t.requirement));
-  const outcome = (id: string, extra: Partial<Outcome> = {}): Outcome => ({ requirement: id, title: `${id} a test`, file: 'suites/x.spec.ts', status: 'passed', durationMs: 1, checks: ['someCheck'], failures: [], ...extra });
+  const outcome = (id: string, extra: Partial<Outcome> = {}): Outcome => ({
+    requirement: id,
+    title: `${id} a test`,
+    file: 'suites/x.spec.ts',
+    status: 'passed',
+    durationMs: 1,
+    checks: ['someCheck'],
+    failures: [],
+    ...extra,
+  });
   const outcomes = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !twisted.has(r.id)).map((r) => outcome(r.id));
   for (const t of twists) outcomes.push(outcome(t.requirement, t));
   const summary = summarize(outcomes, facts());
@@ -31,13 +48,29 @@ const failed = (requirement: string, documented = 'Ids [g-1, g-2]'): Twist => ({
   error: 'failed',
   failures: [{ check: 'sameIds', received: 'Ids [g-1]', documented, fix: 'return every matching group' }],
 });
-const blocked = (requirement: string, ...by: string[]): Twist => ({ requirement, status: 'skipped', skipReason: 'no group was created, so none can be judged', blockedBy: by });
+const blocked = (requirement: string, ...by: string[]): Twist => ({
+  requirement,
+  status: 'skipped',
+  skipReason: 'no group was created, so none can be judged',
+  blockedBy: by,
+});
 const byId = (s: ConformanceSummary, id: string) => s.requirements.find((r) => r.id === id)!;
 
 test('a test blocked by a failed prerequisite is "blocked", counts in no failure total, and the verdict names the root cause', () => {
   // ENV-01 failed too, but only where CREATE-01 had already failed: the root cause is CREATE-01.
-  const s = run(failed('CREATE-01'), blocked('VIS-01', 'CREATE-01'), blocked('SCHEMA-02', 'CREATE-01'), { requirement: 'SCHEMA-02' }, { ...failed('ENV-01'), blockedBy: undefined }, blocked('ENV-01', 'CREATE-01'));
-  expect(byId(s, 'VIS-01')).toMatchObject({ status: 'blocked', blockedBy: ['CREATE-01'], reason: 'blocked by CREATE-01: no group was created, so none can be judged' });
+  const s = run(
+    failed('CREATE-01'),
+    blocked('VIS-01', 'CREATE-01'),
+    blocked('SCHEMA-02', 'CREATE-01'),
+    { requirement: 'SCHEMA-02' },
+    { ...failed('ENV-01'), blockedBy: undefined },
+    blocked('ENV-01', 'CREATE-01'),
+  );
+  expect(byId(s, 'VIS-01')).toMatchObject({
+    status: 'blocked',
+    blockedBy: ['CREATE-01'],
+    reason: 'blocked by CREATE-01: no group was created, so none can be judged',
+  });
   expect(byId(s, 'SCHEMA-02').status, 'blocked outranks passed').toBe('blocked');
   expect(byId(s, 'ENV-01').status, 'failed outranks blocked').toBe('failed');
   expect(s.counts.MUST.failed).toBe(2);
@@ -58,7 +91,9 @@ test('with no failed MUST, a blocked or skipped MUST makes the run incomplete; a
   expect(s.firstReason).toBe('VIS-01 could not be judged because a prerequisite did not pass: ENV-03 (failed: sameIds: Ids [g-1])');
   expect(s.warnings).toEqual(['ENV-03']);
   // As suites/blocked.ts words it, the reason is said once.
-  expect(byId(run({ ...blocked('VIS-01', 'CREATE-01'), skipReason: 'blocked by CREATE-01: nothing was created' }), 'VIS-01').reason).toBe('blocked by CREATE-01: nothing was created');
+  expect(byId(run({ ...blocked('VIS-01', 'CREATE-01'), skipReason: 'blocked by CREATE-01: nothing was created' }), 'VIS-01').reason).toBe(
+    'blocked by CREATE-01: nothing was created',
+  );
   const skipped = run({ requirement: 'SCOPE-01', status: 'skipped', skipReason: 'AG_TOKEN_OTHER_USER is not configured' });
   expect(skipped.verdict).toBe('incomplete');
   expect(skipped.firstReason).toBe('SCOPE-01 could not be assessed: AG_TOKEN_OTHER_USER is not configured');
@@ -114,13 +149,37 @@ test('each requirement of conformance.json stands alone: the spec sentence, what
 });
 
 test('the page puts failed MUSTs first, then warnings, blocked, skipped and not assessed, then every requirement by family', () => {
-  const html = renderHtml(run(failed('LIST-03'), failed('ENV-03'), blocked('VIS-01', 'LIST-03'), { requirement: 'SCOPE-01', status: 'skipped', skipReason: 'AG_TOKEN_OTHER_USER is not configured' }));
-  const order = ['<h1>Not conformant</h1>', 'id="failed-musts"', 'id="LIST-03"', 'id="warnings"', 'id="ENV-03"', 'id="blocked"', 'id="skipped"', 'id="not-assessed"', 'id="requirements"', 'id="family-ENV"', 'id="identity"'];
+  const html = renderHtml(
+    run(failed('LIST-03'), failed('ENV-03'), blocked('VIS-01', 'LIST-03'), {
+      requirement: 'SCOPE-01',
+      status: 'skipped',
+      skipReason: 'AG_TOKEN_OTHER_USER is not configured',
+    }),
+  );
+  const order = [
+    '<h1>Not conformant</h1>',
+    'id="failed-musts"',
+    'id="LIST-03"',
+    'id="warnings"',
+    'id="ENV-03"',
+    'id="blocked"',
+    'id="skipped"',
+    'id="not-assessed"',
+    'id="requirements"',
+    'id="family-ENV"',
+    'id="identity"',
+  ];
   const at = order.map((marker) => html.indexOf(marker));
-  expect(at.every((i) => i >= 0), `every marker present: ${order.filter((_, i) => at[i] < 0)}`).toBe(true);
+  expect(
+    at.every((i) => i >= 0),
+    `every marker present: ${order.filter((_, i) => at[i] < 0)}`,
+  ).toBe(true);
   expect([...at].sort((a, b) => a - b)).toEqual(at);
   const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
-  expect(ids.filter((id, i) => ids.indexOf(id) !== i), 'no id twice').toEqual([]);
+  expect(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    'no id twice',
+  ).toEqual([]);
 });
 
 test('badge.svg is a small self-contained SVG with the verdict, the kit version and the date', () => {
@@ -132,4 +191,16 @@ test('badge.svg is a small self-contained SVG with the verdict, the kit version 
   expect(svg.replace('xmlns="http://www.w3.org/2000/svg"', '')).not.toMatch(/href|url\(|https?:|<script|<image/);
   expect(svg.length).toBeLessThan(2000);
   expect(renderBadge(run())).toContain('fill="#17643a"');
+});
+
+test("every output lists the families in the catalogue's order", () => {
+  const s = run(failed('LIST-03'));
+  const families = Object.keys(catalogue.families);
+  const htmlOrder = [...renderHtml(s).matchAll(/<h3 id="family-([A-Z]+)">/g)].map((m) => m[1]);
+  expect(htmlOrder).toEqual(families);
+  const junitOrder = [...renderJunit(s).matchAll(/<testsuite name="([A-Z]+)"/g)].map((m) => m[1]);
+  expect(junitOrder).toEqual(families);
+  // conformance.json keeps the catalogue's own order of requirements: its assessed requirements run family by family.
+  const assessedFamilies = [...new Set(s.requirements.filter((r) => r.level !== 'NOT-ASSESSED').map((r) => r.family))];
+  expect(assessedFamilies).toEqual(families);
 });

@@ -31,7 +31,8 @@ function statuses(summary: ConformanceSummary): Record<string, string> {
 }
 
 function expectReportFiles(run: KitRun): ConformanceSummary {
-  for (const file of ['conformance.json', 'index.html', 'junit.xml', 'badge.svg']) expect(existsSync(path.join(run.reportDir, file)), `${file} written\n${run.stdout}\n${run.stderr}`).toBe(true);
+  for (const file of ['conformance.json', 'index.html', 'junit.xml', 'badge.svg'])
+    expect(existsSync(path.join(run.reportDir, file)), `${file} written\n${run.stdout}\n${run.stderr}`).toBe(true);
   const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
   const validation = validateReport(summary);
   expect(validation.errors, 'conformance.json validates against schemas/conformance-report.schema.json').toEqual([]);
@@ -57,7 +58,9 @@ const leakyTarget: Partial<ReferenceHooks> = {
   },
 };
 
-test('a run writes conformance.json, index.html, junit.xml and badge.svg; against the reference server the verdict is conformant', async ({ startReference }) => {
+test('a run writes conformance.json, index.html, junit.xml and badge.svg; against the reference server the verdict is conformant', async ({
+  startReference,
+}) => {
   const serverEnv = distinctiveTokens('ok');
   const server = await startReference({ users: referenceUsers(serverEnv) });
   const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
@@ -81,7 +84,7 @@ test('a failing target gives non-conformant with evidence, and no file the run w
   const summary = expectReportFiles(run);
   expect(summary.verdict).toBe('non-conformant');
   expect(statuses(summary)['LIST-03']).toBe('failed');
-  expect(statuses(summary)['ERR-02'], 'the wrong kind is ERR-02\'s finding, wherever it is noticed').toBe('failed');
+  expect(statuses(summary)['ERR-02'], "the wrong kind is ERR-02's finding, wherever it is noticed").toBe('failed');
   expect(statuses(summary)['AUTH-03']).toBe('blocked');
   const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
   expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
@@ -127,13 +130,27 @@ test('two shards merged give the same verdict and requirement statuses as one ru
 
 /** A previous run in which LIST-03 passed and PAGE-06 failed, under another profile file: the page must say what changed. */
 function baselineFile(dir: string): string {
-  const requirements = loadCatalogue().requirements.map((r) => ({ id: r.id, status: r.level === 'NOT-ASSESSED' ? 'not-assessed' : r.id === 'PAGE-06' ? 'failed' : 'passed' }));
+  const requirements = loadCatalogue().requirements.map((r) => ({
+    id: r.id,
+    status: r.level === 'NOT-ASSESSED' ? 'not-assessed' : r.id === 'PAGE-06' ? 'failed' : 'passed',
+  }));
   const file = path.join(dir, 'baseline-conformance.json');
-  writeFileSync(file, JSON.stringify({ verdict: 'non-conformant', startedAt: '2026-01-01T03:17:00.000Z', kit: { version: '0.1.0', specHash: '0'.repeat(64) }, profile: { name: 'reference', path: null }, requirements }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      verdict: 'non-conformant',
+      startedAt: '2026-01-01T03:17:00.000Z',
+      kit: { version: '0.1.0', specHash: '0'.repeat(64) },
+      profile: { name: 'reference', path: null },
+      requirements,
+    }),
+  );
   return file;
 }
 
-test('index.html of a failing run opens with its failures and what changed since the baseline, in a real browser, with no colour codes and no console errors', async ({ startReference }, testInfo) => {
+test('index.html of a failing run opens with its failures and what changed since the baseline, in a real browser, with no colour codes and no console errors', async ({
+  startReference,
+}, testInfo) => {
   const chromium = '/usr/bin/chromium';
   // In CI the browser is part of the contract (.ci/run installs it); elsewhere its absence is a reason to skip.
   test.skip(!existsSync(chromium) && !process.env.CI, `${chromium} is not installed (.ci/run installs Debian's chromium)`);
@@ -145,7 +162,10 @@ test('index.html of a failing run opens with its failures and what changed since
   expect(readFileSync(path.join(run.reportDir, 'index.html'), 'utf8')).not.toMatch(/\u001b|\[\d+m/);
   expect(run.stdout).toContain('Since the baseline of 2026-01-01T03:17:00.000Z: newly failing: ');
   const { chromium: launcher } = await import('@playwright/test');
-  const browser = await launcher.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await launcher.launch({
+    executablePath: chromium,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];

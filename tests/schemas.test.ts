@@ -2,16 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
-import {
-  checkProfileConsistency,
-  COMPONENTS,
-  compileComponent,
-  errorKinds,
-  openapi,
-  validate,
-  validators,
-  type ComponentName,
-} from '../schemas/index';
+import { checkProfileConsistency, COMPONENTS, compileComponent, errorKinds, openapi, validate, validators, type ComponentName } from '../schemas/index';
 import { loadProfile } from '../schemas/profile';
 
 interface Case {
@@ -40,7 +31,10 @@ test.describe('schemas/cases.yaml', () => {
 
 test('cases.yaml is well formed and covers every validator with valid and invalid cases', () => {
   const descriptions = cases.map((c) => c.description);
-  expect(descriptions.filter((d, i) => descriptions.indexOf(d) !== i), 'duplicate descriptions').toEqual([]);
+  expect(
+    descriptions.filter((d, i) => descriptions.indexOf(d) !== i),
+    'duplicate descriptions',
+  ).toEqual([]);
   for (const c of cases) {
     expect(COMPONENTS, `${c.description}: unknown validator`).toContain(c.validator);
     expect(typeof c.valid, `${c.description}: valid must be true or false`).toBe('boolean');
@@ -114,7 +108,10 @@ test('checkProfileConsistency reports settings that the profile schemas contradi
   inconsistent.error.codePointer = '/Error/Code';
   const problems = checkProfileConsistency(inconsistent);
   for (const setting of ['list.filterField', 'list.pageSize.maximum', 'create.requiredFields', 'create.maxLength.Name', 'error.codePointer']) {
-    expect(problems.some((p) => p.startsWith(`${setting}:`)), `a problem for ${setting} in:\n${problems.join('\n')}`).toBe(true);
+    expect(
+      problems.some((p) => p.startsWith(`${setting}:`)),
+      `a problem for ${setting} in:\n${problems.join('\n')}`,
+    ).toBe(true);
   }
 });
 

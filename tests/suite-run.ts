@@ -18,7 +18,7 @@ import { datasetFile } from '../suites/dataset';
 import { referenceTokens, TOKEN_ROLES } from '../reference/config';
 import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../reference/server';
 import { loadCatalogue } from '../schemas/requirements';
-import { attachmentsOf, cleanEnv, ROOT, testsOfReport, type JsonReport } from './harness';
+import { cleanEnv, recordedOf, ROOT, testsOfReport, type JsonReport } from './harness';
 
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
@@ -100,17 +100,20 @@ function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
 }
 
 function outcomes(report: JsonReport): TestOutcome[] {
-  return testsOfReport(report).map((t) => ({
-    title: t.title,
-    requirement: t.annotations.find((a) => a.type === 'requirement')?.description,
-    status: t.status,
-    failingChecks: attachmentsOf<{ failure?: { check?: string } }>(t, 'evidence').flatMap((e) => (e.failure?.check ? [e.failure.check] : [])),
-    appliedChecks: t.annotations.filter((a) => a.type === 'check').map((a) => a.description ?? ''),
-    blockedBy: t.annotations.filter((a) => a.type === 'blocked').map((a) => a.description ?? ''),
-    findings: attachmentsOf<{ requirement: string; failure: { check: string } }>(t, 'finding').map((f) => ({ requirement: f.requirement, check: f.failure.check })),
-    profileMismatch: t.annotations.find((a) => a.type === 'profile-mismatch')?.description,
-    error: (t.result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
-  }));
+  return testsOfReport(report).map((t) => {
+    const recorded = recordedOf(t);
+    return {
+      title: t.title,
+      requirement: recorded.requirement ?? undefined,
+      status: t.status,
+      failingChecks: recorded.evidence.map((e) => e.check),
+      appliedChecks: recorded.checks,
+      blockedBy: recorded.blockedBy,
+      findings: recorded.findings.map((f) => ({ requirement: f.requirement, check: f.failure.check })),
+      profileMismatch: recorded.profileMismatch,
+      error: (t.result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
+    };
+  });
 }
 
 /** Something started in front of the reference server (a reverse proxy): the suites talk to its url. */
@@ -124,7 +127,12 @@ export interface RunOptions {
 }
 
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
-export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, server: Pick<ReferenceOptions, 'profile'> = {}, options: RunOptions = {}): Promise<SuiteRun> {
+export async function runSuites(
+  label: string,
+  hooks: Partial<ReferenceHooks>,
+  server: Pick<ReferenceOptions, 'profile'> = {},
+  options: RunOptions = {},
+): Promise<SuiteRun> {
   const started = performance.now();
   const target = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...server });
   const work = mkdtempSync(path.join(os.tmpdir(), `agc-run-${label}-`));
@@ -155,7 +163,9 @@ export async function runSuites(label: string, hooks: Partial<ReferenceHooks>, s
       tests,
       fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
       checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),
-      mustNotJudged: sorted(tests.filter((t) => (t.blockedBy.length || t.profileMismatch) && levelOf.get(t.requirement ?? '') === 'MUST').map((t) => t.requirement!)),
+      mustNotJudged: sorted(
+        tests.filter((t) => (t.blockedBy.length || t.profileMismatch) && levelOf.get(t.requirement ?? '') === 'MUST').map((t) => t.requirement!),
+      ),
       errors: (report.errors ?? []).map((e) => e.message ?? String(e)),
       exitCode: code,
       stderr,

@@ -27,22 +27,40 @@ test.describe('variants', () => {
       expectComplete(run);
       // A failed SHOULD is a warning and leaves the verdict conformant (lenientVersion, lenientAuthHeader warn).
       const failed = run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`);
-      const attributed = run.tests.flatMap((t) => t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`));
+      const attributed = run.tests.flatMap((t) =>
+        t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`),
+      );
       const warnings = run.tests.filter((t) => t.status === 'unexpected' && !isMust(t.requirement)).map((t) => t.requirement);
       if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
-      expect({ failed, attributed, notJudged: run.mustNotJudged }, `variant ${variant.name} is a legitimate server; the kit must not fail it`).toEqual({ failed: [], attributed: [], notJudged: [] });
+      expect({ failed, attributed, notJudged: run.mustNotJudged }, `variant ${variant.name} is a legitimate server; the kit must not fail it`).toEqual({
+        failed: [],
+        attributed: [],
+        notJudged: [],
+      });
       expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
     });
   }
 });
 
 test.describe('variant guards', () => {
-  test('variant names are unique camelCase, apart from the mutants\', and each quotes the spec verbatim', () => {
+  test("variant names are unique camelCase, apart from the mutants', and each quotes the spec verbatim", () => {
     const names = VARIANTS.map((v) => v.name);
-    expect(names.filter((n, i) => names.indexOf(n) !== i), 'duplicate variant names').toEqual([]);
-    expect(names.filter((n) => !/^[a-z][A-Za-z0-9]*$/.test(n)), 'names not camelCase').toEqual([]);
-    expect(names.filter((n) => MUTANTS.some((m) => m.name === n)), 'names shared with a mutant').toEqual([]);
-    expect(VARIANTS.filter((v) => !SPEC.includes(v.allows)).map((v) => v.name), 'variants whose `allows` is not a sentence of the spec').toEqual([]);
+    expect(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      'duplicate variant names',
+    ).toEqual([]);
+    expect(
+      names.filter((n) => !/^[a-z][A-Za-z0-9]*$/.test(n)),
+      'names not camelCase',
+    ).toEqual([]);
+    expect(
+      names.filter((n) => MUTANTS.some((m) => m.name === n)),
+      'names shared with a mutant',
+    ).toEqual([]);
+    expect(
+      VARIANTS.filter((v) => !SPEC.includes(v.allows)).map((v) => v.name),
+      'variants whose `allows` is not a sentence of the spec',
+    ).toEqual([]);
     expect(VARIANTS.length).toBeGreaterThanOrEqual(15);
   });
 
@@ -52,12 +70,18 @@ test.describe('variant guards', () => {
   });
 
   test('npm run reference -- --list-variants lists every variant; --variant with an unknown name is a usage error', () => {
-    const reference = (args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'reference/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const reference = (args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'reference/main.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
     const listed = reference(['--list-variants']);
     expect(listed.status, listed.stderr).toBe(0);
-    expect(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0])).toEqual([...VARIANTS, ...PROFILE_VARIANTS].map((v) => v.name));
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual([...VARIANTS, ...PROFILE_VARIANTS].map((v) => v.name));
     const unknown = reference(['--variant', 'noSuchVariant', '--port', '0']);
-    expect(unknown.status).toBe(2);
+    expect(unknown.status).toBe(3);
     expect(unknown.stderr).toContain('noSuchVariant');
   });
 });

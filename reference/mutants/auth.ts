@@ -21,6 +21,18 @@ function authenticateNormalising(normalise: (token: string, known: string) => bo
   };
 }
 
+/** Sessions handed out by `cookieAuthAccepted`, per server process: session id -> nothing, only that it was issued. */
+const guestSessions = new Set<string>();
+const SESSION_COOKIE = 'ref_session';
+
+function cookieValue(header: string | string[] | undefined, name: string): string | undefined {
+  const text = Array.isArray(header) ? header.join('; ') : (header ?? '');
+  return text
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .find(([key]) => key === name)?.[1];
+}
+
 export const AUTH = family({
   /** A missing header is treated as a malformed request (400) rather than an authentication failure. */
   missingAuthorizationIs400: {
@@ -38,13 +50,14 @@ export const AUTH = family({
     breaks: 'AUTH-02',
     description: '"Bearer " with no token is served as the default user',
     hooks: {
-      authenticate: (authorization, ctx) => (authorization?.trim().toLowerCase() === 'bearer' ? primaryPrincipal(ctx) : defaultHooks.authenticate(authorization, ctx)),
+      authenticate: (authorization, ctx) =>
+        authorization?.trim().toLowerCase() === 'bearer' ? primaryPrincipal(ctx) : defaultHooks.authenticate(authorization, ctx),
     },
   },
   /** Takes the last word of the header as the token, whatever the scheme (or none). */
   anySchemeAccepted: {
     breaks: 'AUTH-03',
-    description: 'the token is the header\'s last word, whatever the scheme (Basic, Token, none)',
+    description: "the token is the header's last word, whatever the scheme (Basic, Token, none)",
     hooks: {
       authenticate: (authorization, ctx) => {
         if (authorization === undefined) return defaultHooks.authenticate(authorization, ctx);
@@ -76,7 +89,7 @@ export const AUTH = family({
   },
   tokenSuffixAccepted: {
     breaks: 'AUTH-06',
-    description: 'any value ending in a valid token is accepted, another user\'s token with one appended included',
+    description: "any value ending in a valid token is accepted, another user's token with one appended included",
     hooks: { authenticate: authenticateNormalising((sent, known) => sent.endsWith(known)) },
   },
   tokenWhitespaceStripped: {
@@ -100,19 +113,21 @@ export const AUTH = family({
       },
     },
   },
-});
-
-/** Sessions handed out by `cookieAuthAccepted`, per server process: session id -> nothing, only that it was issued. */
-const guestSessions = new Set<string>();
-const SESSION_COOKIE = 'ref_session';
-
-function cookieValue(header: string | string[] | undefined, name: string): string | undefined {
-  const text = Array.isArray(header) ? header.join('; ') : (header ?? '');
-  return text.split(';').map((part) => part.trim().split('=')).find(([key]) => key === name)?.[1];
-}
-
-/** Hooks the two User-Agent and cookie mutants add to the family: appended, the entries above stay as they were. */
-export const AUTH_HOSTILE = family({
+  /**
+   * The body parser is mounted before authentication (Express's app.use(express.json()) first;
+   * FastAPI reads the JSON body before it solves the auth dependency), so a bad body is refused
+   * before the missing token is noticed.
+   */
+  bodyParsedBeforeAuth: {
+    breaks: 'AUTH-01',
+    description: 'the body is parsed before the token is checked: no token and a malformed or non-object body gets 400, not 401',
+    hooks: {
+      beforeAuth: (raw, op) => {
+        const parsed = defaultHooks.parseBody(raw, op);
+        return parsed instanceof ApiError ? parsed : null;
+      },
+    },
+  },
   /**
    * Every refusal sets a session cookie, and a request carrying an issued one is served as the
    * default user without any token: a login session leaking into the API. Only a client that
@@ -138,7 +153,8 @@ export const AUTH_HOSTILE = family({
     breaks: 'AUTH-01',
     description: 'a request without a User-Agent header is served as the default user, with no token or a wrong one',
     hooks: {
-      authenticate: (authorization, ctx, headers) => (headers && headers['user-agent'] === undefined ? primaryPrincipal(ctx) : defaultHooks.authenticate(authorization, ctx)),
+      authenticate: (authorization, ctx, headers) =>
+        headers && headers['user-agent'] === undefined ? primaryPrincipal(ctx) : defaultHooks.authenticate(authorization, ctx),
     },
   },
 });

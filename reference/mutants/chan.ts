@@ -39,13 +39,13 @@ export const CHAN = family({
   },
   totalCountIgnoresChannel: {
     breaks: 'CHAN-04',
-    description: 'TotalCount counts the user\'s matches of every channel while Items keep to the token\'s channel',
+    description: "TotalCount counts the user's matches of every channel while Items keep to the token's channel",
     hooks: { listGroups: listCountingBeyondScope((g, p) => g.ownerUserId === p.userId) },
   },
   /** Page 1 comes from the channel-scoped query; "load more" pages from a query scoped by user alone. */
   channelScopeFirstPageOnly: {
     breaks: 'CHAN-02',
-    description: 'a channel-bound token\'s pages after the first show every channel of its user',
+    description: "a channel-bound token's pages after the first show every channel of its user",
     hooks: { listGroups: listUnscopedWhen((q) => q.pageNumber > 1, { channelOnly: true }) },
   },
 });

@@ -38,7 +38,7 @@ export const CREATE = family({
   /** Channel-bound creates take Ids from a per-channel sequence: two channels repeat each other's Ids. */
   channelSequenceIds: {
     breaks: 'CREATE-03',
-    description: 'channel-bound creates take Ids from a per-channel sequence, so channels repeat each other\'s Ids',
+    description: "channel-bound creates take Ids from a per-channel sequence, so channels repeat each other's Ids",
     hooks: {
       createGroup: (principal, input, ctx) => {
         const group = defaultHooks.createGroup(principal, input, ctx);

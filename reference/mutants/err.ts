@@ -3,6 +3,12 @@ import { ApiError, defaultHooks } from '../behaviour';
 import { family, onRefusedBearer } from './helpers';
 
 export const ERR = family({
+  /** A token the directory does not know is reported with the generic kind, as a failed lookup. */
+  unknownTokenKindAssetError: {
+    breaks: 'ERR-02',
+    description: 'an unknown token gets 401 with the error kind AssetError instead of TokenAuthError',
+    hooks: { authenticate: onRefusedBearer((refused) => new ApiError(401, 'AssetError', refused.message)) },
+  },
   /** Error answers carry an empty Result beside the error. */
   errorBodyWithResult: {
     breaks: 'ERR-01',
@@ -30,12 +36,6 @@ export const ERR = family({
         return result instanceof ApiError ? new ApiError(422, result.code, result.message) : result;
       },
     },
-  },
-  /** A token the directory does not know is reported with the generic kind, as a failed lookup. */
-  unknownTokenKindAssetError: {
-    breaks: 'ERR-02',
-    description: 'an unknown token gets 401 with the error kind AssetError instead of TokenAuthError',
-    hooks: { authenticate: onRefusedBearer((refused) => new ApiError(401, 'AssetError', refused.message)) },
   },
   /** 400 answers carry a Message but no Code: the error kind is nowhere in the body. */
   errorKindOmittedOn400: {

@@ -2,7 +2,16 @@
  * What the mutant families share: the `Mutant` shape, `family()` (a family's mutants keyed by name,
  * each entry whole), and the pieces of reference behaviour several modifiers swap one part of.
  */
-import { ApiError, defaultHooks, type HookContext, type ListQuery, type ListResult, type Principal, type ReferenceHooks, type ResponseMetadata } from '../behaviour';
+import {
+  ApiError,
+  defaultHooks,
+  type HookContext,
+  type ListQuery,
+  type ListResult,
+  type Principal,
+  type ReferenceHooks,
+  type ResponseMetadata,
+} from '../behaviour';
 import type { GroupRecord } from '../store';
 
 export interface Mutant {
@@ -20,7 +29,7 @@ export function family<K extends string>(entries: Record<K, Omit<Mutant, 'name'>
   return Object.fromEntries(Object.entries<Omit<Mutant, 'name'>>(entries).map(([name, entry]) => [name, { name, ...entry }])) as Record<K, Mutant>;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isObject } from '../../schemas/spec';
 
 export function withoutRegion(meta: ResponseMetadata): ResponseMetadata {
   const { Region: _dropped, ...rest } = meta;
@@ -34,7 +43,11 @@ export function listWith(
   principal: Principal,
   query: ListQuery,
   ctx: HookContext,
-  { visible = ctx.hooks.visibleTo, offsetOf = (q: ListQuery) => (q.pageNumber - 1) * q.pageSize, extra = 0 }: {
+  {
+    visible = ctx.hooks.visibleTo,
+    offsetOf = (q: ListQuery) => (q.pageNumber - 1) * q.pageSize,
+    extra = 0,
+  }: {
     visible?: (group: GroupRecord, principal: Principal) => boolean;
     offsetOf?: (q: ListQuery, matches: number) => number;
     extra?: number;
@@ -85,4 +98,16 @@ export function onRefusedBearer(instead: (refused: ApiError, ctx: HookContext) =
     const wellFormed = authorization !== undefined && /^bearer \S/i.test(authorization);
     return result instanceof ApiError && wellFormed ? instead(result, ctx) : result;
   };
+}
+
+export const utf8 = new TextDecoder('utf-8');
+
+/** JSON.parse's complaint about a body, or null when it parses. */
+export function syntaxError(raw: Buffer): string | null {
+  try {
+    JSON.parse(utf8.decode(raw));
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

@@ -1,6 +1,29 @@
 /** INPUT: what the server does with unusual or invalid input; refused with a 4xx, never a 500. */
 import { ApiError, codePointLength, defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
-import { family, perServer } from './helpers';
+import { family, isObject, perServer, syntaxError, utf8 } from './helpers';
+
+/**
+ * The end of the first JSON value of `text` (after leading whitespace), or -1: what Go's
+ * json.Decoder reads before it stops, leaving the rest of the stream unread.
+ */
+function firstValueEnd(text: string): number {
+  const start = text.search(/\S/);
+  if (start < 0 || !'{['.includes(text[start])) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -117,7 +140,8 @@ export const INPUT = family({
     hooks: {
       validateCreate: (body, ctx) => {
         const input = defaultHooks.validateCreate(body, ctx);
-        if (!(input instanceof ApiError) && Object.values(input).some((v) => v.includes('\u0000'))) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        if (!(input instanceof ApiError) && Object.values(input).some((v) => v.includes('\u0000')))
+          throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
         return input;
       },
       validateList: (body, ctx) => {
@@ -125,6 +149,41 @@ export const INPUT = family({
         if (!(query instanceof ApiError) && query.filter.name?.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
         return query;
       },
+    },
+  },
+  /** Jackson's UNWRAP_SINGLE_VALUE_ARRAYS, often switched on: a one-element array is read as that element. */
+  singleElementArrayUnwrapped: {
+    breaks: 'INPUT-02',
+    description: 'a JSON array of one object is read as that object (Jackson UNWRAP_SINGLE_VALUE_ARRAYS): [{...}] is served as {...}',
+    hooks: {
+      parseBody: (raw, op) => {
+        const parsed = defaultHooks.parseBody(raw, op);
+        if (!(parsed instanceof ApiError) || syntaxError(raw) !== null) return parsed;
+        const value: unknown = JSON.parse(utf8.decode(raw));
+        return Array.isArray(value) && value.length === 1 && isObject(value[0]) ? value[0] : parsed;
+      },
+    },
+  },
+  /** Go: `json.NewDecoder(r.Body).Decode(&req)` reads one JSON value and never checks that nothing follows. */
+  goDecoderTrailingData: {
+    breaks: 'INPUT-01',
+    description: 'bytes after the first JSON value are ignored (Go json.Decoder without a check for EOF): {"Name": "x"} trailing is accepted',
+    hooks: {
+      parseBody: (raw, op) => {
+        const parsed = defaultHooks.parseBody(raw, op);
+        if (!(parsed instanceof ApiError)) return parsed;
+        const text = utf8.decode(raw);
+        const end = firstValueEnd(text);
+        return end < 0 || syntaxError(Buffer.from(text.slice(0, end))) !== null ? parsed : defaultHooks.parseBody(Buffer.from(text.slice(0, end)), op);
+      },
+    },
+  },
+  /** Go: decoding `null` into a struct "has no effect on the value", so the request struct stays empty. */
+  goNullBodyAsEmpty: {
+    breaks: 'INPUT-02',
+    description: 'a body of null is served as {} (Go encoding/json: null into a struct leaves it unchanged)',
+    hooks: {
+      parseBody: (raw, op) => (utf8.decode(raw).trim() === 'null' ? {} : defaultHooks.parseBody(raw, op)),
     },
   },
 });

@@ -4,8 +4,10 @@ import type { GroupRecord } from '../store';
 import { family } from './helpers';
 
 /** The reference filter with one of its fields dropped, as if that field were never read. */
-const matchesIgnoring = (field: keyof ListFilter) => (group: GroupRecord, filter: ListFilter, ctx: HookContext): boolean =>
-  defaultHooks.matchesFilter(group, { ...filter, [field]: undefined }, ctx);
+const matchesIgnoring =
+  (field: keyof ListFilter) =>
+  (group: GroupRecord, filter: ListFilter, ctx: HookContext): boolean =>
+    defaultHooks.matchesFilter(group, { ...filter, [field]: undefined }, ctx);
 
 export const LIST = family({
   /** `{}` is refused as "empty", a common JavaScript slip (`Object.keys(body).length === 0`). */
@@ -13,7 +15,8 @@ export const LIST = family({
     breaks: 'LIST-01',
     description: 'ListAssetGroups with body {} gets 400 "request body is empty"',
     hooks: {
-      validateList: (body, ctx) => (Object.keys(body).length === 0 ? badRequest('ListAssetGroups', 'request body is empty') : defaultHooks.validateList(body, ctx)),
+      validateList: (body, ctx) =>
+        Object.keys(body).length === 0 ? badRequest('ListAssetGroups', 'request body is empty') : defaultHooks.validateList(body, ctx),
     },
   },
   assetSpaceFilterIgnored: {
@@ -43,7 +46,13 @@ export const LIST = family({
     hooks: {
       matchesFilter: (group, filter, ctx) => {
         if (filter.name === undefined || !/[%_]/.test(filter.name)) return defaultHooks.matchesFilter(group, filter, ctx);
-        const pattern = new RegExp(filter.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.'), 'i');
+        const pattern = new RegExp(
+          filter.name
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/%/g, '.*')
+            .replace(/_/g, '.'),
+          'i',
+        );
         return defaultHooks.matchesFilter(group, { ...filter, name: undefined }, ctx) && pattern.test(group.Name);
       },
     },

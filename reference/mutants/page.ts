@@ -27,7 +27,7 @@ export const PAGE = family({
   /** The default page size is 20 rather than the profile's 10. */
   defaultPageSize20: {
     breaks: 'PAGE-03',
-    description: 'the default PageSize is 20, not the profile\'s 10',
+    description: "the default PageSize is 20, not the profile's 10",
     hooks: {
       validateList: (body, ctx) => {
         const query = defaultHooks.validateList(body, ctx);
@@ -52,12 +52,6 @@ export const PAGE = family({
     breaks: 'PAGE-05',
     description: 'pages after the first start one item early (off-by-one offset)',
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => Math.max(0, (q.pageNumber - 1) * q.pageSize - 1) }) },
-  },
-  /** `slice(offset, offset + size - 1)`: every full page is one item short, and that item is never shown. */
-  pagesShortByOne: {
-    breaks: 'PAGE-05',
-    description: 'a full page holds PageSize - 1 items (the last item of each page is never shown)',
-    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { extra: -1 }) },
   },
   /** A page past the end is answered with the last page instead of an empty one. */
   pastEndShowsLastPage: {
@@ -84,7 +78,8 @@ export const PAGE = family({
         for (const spec of [pageNumber, pageSize]) {
           const value = lenient[spec.field];
           const max = (spec as { maximum?: number }).maximum ?? Infinity;
-          if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && value <= max)) delete lenient[spec.field];
+          if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && value <= max))
+            delete lenient[spec.field];
         }
         return defaultHooks.validateList(lenient, ctx);
       },
@@ -94,12 +89,20 @@ export const PAGE = family({
   pagesSkipOne: {
     breaks: 'PAGE-05',
     description: 'pages after the first start one item late, so one group per boundary is never shown',
-    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => (q.pageNumber - 1) * q.pageSize + (q.pageNumber > 1 ? 1 : 0) }) },
+    hooks: {
+      listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => (q.pageNumber - 1) * q.pageSize + (q.pageNumber > 1 ? 1 : 0) }),
+    },
+  },
+  /** `slice(offset, offset + size - 1)`: every full page is one item short, and that item is never shown. */
+  pagesShortByOne: {
+    breaks: 'PAGE-05',
+    description: 'a full page holds PageSize - 1 items (the last item of each page is never shown)',
+    hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { extra: -1 }) },
   },
   /** A 0-based offset formula under 1-based page numbers: page 1 starts where page 2 should. */
   offsetTimesPageSize: {
     breaks: 'PAGE-05',
-    description: 'the offset is PageNumber * PageSize, so page 1 starts at the second page and the first page\'s groups are never shown',
+    description: "the offset is PageNumber * PageSize, so page 1 starts at the second page and the first page's groups are never shown",
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => q.pageNumber * q.pageSize }) },
   },
   /**
@@ -108,7 +111,7 @@ export const PAGE = family({
    */
   pagingEchoesZeroWhenOmitted: {
     breaks: 'PAGE-03',
-    description: 'omitted PageNumber and PageSize are echoed as 0 (the request struct\'s zero values), though the defaults were served',
+    description: "omitted PageNumber and PageSize are echoed as 0 (the request struct's zero values), though the defaults were served",
     hooks: {
       listGroups: (principal, query, ctx) => {
         const result = defaultHooks.listGroups(principal, query, ctx);

@@ -34,6 +34,17 @@ export const SCHEMA = family({
       },
     },
   },
+  /** A page of one item carries the item itself as Items, not an array of one (a serializer that unwraps singletons). */
+  singleItemNotInArray: {
+    breaks: 'SCHEMA-02',
+    description: 'a page of one item carries that item as Items instead of an array of one',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return result.Items.length === 1 ? { ...result, Items: result.Items[0] as unknown as ListResult['Items'] } : result;
+      },
+    },
+  },
   /** The create answers the whole new group as its Result, not the Id alone. */
   createReturnsWholeGroup: {
     breaks: 'SCHEMA-01',
@@ -43,17 +54,6 @@ export const SCHEMA = family({
         const id = isObject(result) && Object.keys(result).length === 1 ? result.Id : undefined;
         const group = typeof id === 'string' ? ctx.store.all().find((g) => g.Id === id) : undefined;
         return defaultHooks.successBody(meta, group ? ctx.hooks.toListItem(group) : result, ctx);
-      },
-    },
-  },
-  /** A page of one item carries the item itself as Items, not an array of one (a serializer that unwraps singletons). */
-  singleItemNotInArray: {
-    breaks: 'SCHEMA-02',
-    description: 'a page of one item carries that item as Items instead of an array of one',
-    hooks: {
-      listGroups: (principal, query, ctx) => {
-        const result = defaultHooks.listGroups(principal, query, ctx);
-        return result.Items.length === 1 ? { ...result, Items: result.Items[0] as unknown as ListResult['Items'] } : result;
       },
     },
   },
@@ -103,12 +103,6 @@ export const SCHEMA = family({
     description: 'timestamps are the local time of UTC+8 labelled Z (8 hours in the future)',
     hooks: { timestamp: () => new Date(Date.now() + 8 * 3600_000).toISOString() },
   },
-  /** A UTC time written with a zero offset instead of Z (Python's isoformat()), under a profile that says Z. */
-  zeroOffsetNotZ: {
-    breaks: 'SCHEMA-05',
-    description: 'timestamps end in +00:00 where the profile (rfc3339-utc) says Z',
-    hooks: { timestamp: () => new Date().toISOString().replace('Z', '+00:00') },
-  },
   /** Go's `json:",omitempty"` on every string field: an empty Title or Description is left out of the list item. */
   emptyStringsOmitted: {
     breaks: 'SCHEMA-02',
@@ -116,5 +110,11 @@ export const SCHEMA = family({
     hooks: {
       toListItem: (group) => Object.fromEntries(Object.entries(defaultHooks.toListItem(group)).filter(([, value]) => value !== '')) as unknown as ListItem,
     },
+  },
+  /** A UTC time written with a zero offset instead of Z (Python's isoformat()), under a profile that says Z. */
+  zeroOffsetNotZ: {
+    breaks: 'SCHEMA-05',
+    description: 'timestamps end in +00:00 where the profile (rfc3339-utc) says Z',
+    hooks: { timestamp: () => new Date().toISOString().replace('Z', '+00:00') },
   },
 });

@@ -6,23 +6,25 @@ export const SCOPE = family({
   /** The "list everything" fast path (no filter) forgets the user check. */
   unfilteredListIgnoresUser: {
     breaks: 'SCOPE-01',
-    description: 'a list without a filter shows every user\'s groups',
+    description: "a list without a filter shows every user's groups",
     hooks: { listGroups: listUnscopedWhen((q) => Object.keys(q.filter).length === 0, { userOnly: true }) },
   },
   /** A GroupIds filter is served by primary-key lookup, which skips the user check. */
   idFilterIgnoresUser: {
     breaks: 'SCOPE-02',
-    description: 'another user\'s groups leak through a GroupIds filter',
+    description: "another user's groups leak through a GroupIds filter",
     hooks: { listGroups: listUnscopedWhen((q) => (q.filter.groupIds?.length ?? 0) > 0, { userOnly: true }) },
   },
   /** An exact Name is served from a global name index, which skips the user check. */
   exactNameIgnoresUser: {
     breaks: 'SCOPE-03',
-    description: 'another user\'s group leaks through an exact Name filter',
+    description: "another user's group leaks through an exact Name filter",
     hooks: {
       listGroups: (principal, query, ctx) => {
         const name = query.filter.name;
-        return listWith(principal, query, ctx, { visible: (g, p) => (name !== undefined && g.Name === name ? channelAllows(g, p) : ctx.hooks.visibleTo(g, p)) });
+        return listWith(principal, query, ctx, {
+          visible: (g, p) => (name !== undefined && g.Name === name ? channelAllows(g, p) : ctx.hooks.visibleTo(g, p)),
+        });
       },
     },
   },
@@ -38,7 +40,7 @@ export const SCOPE = family({
   },
   totalCountUnscoped: {
     breaks: 'SCOPE-02',
-    description: 'TotalCount counts every user\'s matches while Items are scoped',
+    description: "TotalCount counts every user's matches while Items are scoped",
     hooks: { listGroups: listCountingBeyondScope(() => true) },
   },
   laterPagesUnscoped: {
@@ -52,7 +54,7 @@ export const SCOPE = family({
    */
   emptyIdLookupRetriedUnscoped: {
     breaks: 'SCOPE-02',
-    description: 'a GroupIds filter that finds none of the caller\'s groups is retried without the user rule',
+    description: "a GroupIds filter that finds none of the caller's groups is retried without the user rule",
     hooks: {
       listGroups: (principal, query, ctx) => {
         const result = defaultHooks.listGroups(principal, query, ctx);

@@ -18,7 +18,7 @@ export const VER = family({
   /** Error answers write the supported Version, a constant, instead of echoing the request's. */
   versionEcho: {
     breaks: 'VER-03',
-    description: 'error answers write the constant Version 2024-01-01 instead of echoing the request\'s',
+    description: "error answers write the constant Version 2024-01-01 instead of echoing the request's",
     hooks: { errorBody: (meta, error, ctx) => defaultHooks.errorBody({ ...meta, Version: SPEC_VERSION }, error, ctx) },
   },
   /** Only known Actions are echoed; an unknown one is blanked. */

@@ -26,7 +26,7 @@ export const VIS = family({
   /** A channel's read cache evicts a group after it has been read twice. */
   evictedAfterTwoReads: {
     breaks: 'VIS-02',
-    description: 'a channel-bound token\'s read cache drops a group after two reads',
+    description: "a channel-bound token's read cache drops a group after two reads",
     hooks: { listGroups: hideFromChannel((n) => n > 2) },
   },
   /** A channel's reads alternate between two replicas, one of which lacks the group. */

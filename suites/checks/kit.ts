@@ -8,6 +8,9 @@ import { oneLine } from '../../client/safe-text';
  * A check's function name is its key in reports and docs. It answers undefined when the exchange
  * satisfies it, or a Failure saying what was received, what the spec or profile documents, and
  * how a server author fixes it.
+ *
+ * This module holds what checks are built from (the types, `owned`, `fail`, `named`, the reading of
+ * list items); nothing it exports is a check. The checks live in one file per family (env.ts, …).
  */
 export interface Failure {
   check: string;
@@ -50,7 +53,6 @@ export interface Owned {
 }
 export const owned = (owner: string, check: Check): Owned => ({ owner, check });
 
-
 /** What a test applies to an exchange: its own checks, and preconditions owned by other requirements. */
 export type Step = Check | Owned;
 
@@ -71,6 +73,7 @@ export const show = (value: unknown): string => {
   return text === undefined ? String(value) : text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
 
+/** A Failure of the given check, with what was received, what is documented and how to fix it. */
 export function fail(check: { name: string } | string, received: string, documented: string, fix: string): Failure {
   return { check: typeof check === 'string' ? check : check.name, received, documented, fix };
 }
@@ -94,7 +97,6 @@ export function formatFailure(failure: Failure, ex: Exchange): string {
   ].join('\n');
 }
 
-
 export type Item = Record<string, unknown>;
 
 export function items(ex: Exchange): Item[] | undefined {
@@ -103,3 +105,19 @@ export function items(ex: Exchange): Item[] | undefined {
 }
 
 export const idsOf = (ex: Exchange): unknown[] => (items(ex) ?? []).map((item) => item?.Id);
+
+/** The items of a list answer that are objects, or [] when the answer is not a list result. */
+export const objectItems = (ex: Exchange): Item[] => (items(ex) ?? []).filter((item): item is Item => typeof item === 'object' && item !== null);
+
+/** The JSON pointer of the first string in `data` that is one of `values`, searching breadth-first. */
+export function pointerOf(data: unknown, values: readonly string[]): string | undefined {
+  const queue: [unknown, string][] = [[data, '']];
+  while (queue.length) {
+    const [node, at] = queue.shift()!;
+    if (typeof node === 'string' && values.includes(node)) return at;
+    if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) queue.push([value, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    }
+  }
+  return undefined;
+}

@@ -9,10 +9,12 @@
  * its probes as in the egg-drop puzzle, so that it never needs more; with one to spare it walks
  * down from the top, where every probe but the last is refused.
  */
-import type { ProbeSession } from './discover-client';
+import type { ProbeSession } from './client';
 
 /** Bounds implementers commonly pick, tried first when an error message names none. */
-export const COMMON_BOUNDS = [16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100, 120, 128, 150, 200, 250, 255, 256, 300, 400, 500, 512, 1000, 1024, 2000, 2048, 4096, 5000];
+export const COMMON_BOUNDS = [
+  16, 20, 25, 30, 32, 40, 50, 60, 64, 80, 100, 120, 128, 150, 200, 250, 255, 256, 300, 400, 500, 512, 1000, 1024, 2000, 2048, 4096, 5000,
+];
 
 export type Outcome = 'accepted' | 'refused';
 
@@ -71,7 +73,9 @@ export async function bound(
   };
   if (eggs() < 1) return stop(`not probed: the create budget is spent`);
   if ((await ask(big)) === 'accepted') {
-    return stop(`${big} ${unit} were accepted: no bound below that; the kit expects a refusal above the profile's bound, so set it to what the target documents`);
+    return stop(
+      `${big} ${unit} were accepted: no bound below that; the kit expects a refusal above the profile's bound, so set it to what the target documents`,
+    );
   }
   let hi = big;
   // The numbers a refusal names, largest first, between what is known to pass and to fail.

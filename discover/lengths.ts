@@ -5,8 +5,8 @@
  * creates nothing. Each bound reported is backed by an accepted create at the bound and a refused
  * one just above it, so one create is kept back for every bound still to find.
  */
-import { TargetError, type Answer, type ProbeSession } from './discover-client';
-import { bound, type Outcome } from './discover-bound';
+import { TargetError, type Answer, type ProbeSession } from './client';
+import { bound, type Outcome } from './bound';
 
 /** A character outside the BMP (U+1F600: 1 code point, 2 UTF-16 code units, 4 UTF-8 bytes) and one inside it (U+00E9: 1, 1, 2). */
 const ASTRAL = '\u{1F600}';
@@ -15,9 +15,16 @@ const LATIN = '\u00E9';
 /** The bounds of Name and Description, then whether Name is required, then the bounds' unit. */
 export async function lengthBounds(session: ProbeSession, required: Record<string, string>): Promise<void> {
   const first = session.created[0];
-  const name = await lengthBound(session, 'Name', [...first.name].length, 2048, 1, (length) => ({ ...required, Name: session.name('n').padEnd(length, 'x').slice(0, Math.max(length, session.namePrefix.length)) }));
+  const name = await lengthBound(session, 'Name', [...first.name].length, 2048, 1, (length) => ({
+    ...required,
+    Name: session.name('n').padEnd(length, 'x').slice(0, Math.max(length, session.namePrefix.length)),
+  }));
   const description = first.sent.Description;
-  const longest = await lengthBound(session, 'Description', description === undefined ? 0 : [...description].length, 10_000, 0, (length) => ({ ...required, Name: session.name('d'), Description: 'x'.repeat(length) }));
+  const longest = await lengthBound(session, 'Description', description === undefined ? 0 : [...description].length, 10_000, 0, (length) => ({
+    ...required,
+    Name: session.name('d'),
+    Description: 'x'.repeat(length),
+  }));
   // Refused whatever the answer, so it costs no create: before the unit, which may spend the last.
   await nameRequired(session, required, longest);
   if (name !== undefined) await lengthUnit(session, required, name);
@@ -25,7 +32,14 @@ export async function lengthBounds(session: ProbeSession, required: Record<strin
 }
 
 /** The largest length a create accepts for one field, keeping `reserve` creates for later bounds. */
-async function lengthBound(session: ProbeSession, field: 'Name' | 'Description', accepted: number, big: number, reserve: number, body: (length: number) => Record<string, string>): Promise<number | undefined> {
+async function lengthBound(
+  session: ProbeSession,
+  field: 'Name' | 'Description',
+  accepted: number,
+  big: number,
+  reserve: number,
+  body: (length: number) => Record<string, string>,
+): Promise<number | undefined> {
   const setting = `create.maxLength.${field}`;
   const outcomes: string[] = [];
   const probe = async (length: number): Promise<Outcome> => {
@@ -76,7 +90,12 @@ async function lengthUnit(session: ProbeSession, required: Record<string, string
   const latin = await ask(LATIN, `${max} code points ending in U+00E9`);
   if (latin === undefined) return;
   if (latin === 'accepted') return session.decide(setting, 'utf16', `${seen[0]}: refused, so not code points`, `${seen[1]}: accepted, so UTF-16 code units`);
-  session.decide(setting, 'bytes', `${seen[0]}: refused, so not code points`, `${seen[1]}: refused too, so UTF-8 bytes (a target that refuses these characters for another reason looks the same: review this)`);
+  session.decide(
+    setting,
+    'bytes',
+    `${seen[0]}: refused, so not code points`,
+    `${seen[1]}: refused too, so UTF-8 bytes (a target that refuses these characters for another reason looks the same: review this)`,
+  );
 }
 
 /**
@@ -89,7 +108,9 @@ async function nameRequired(session: ProbeSession, required: Record<string, stri
   const fields = (decision?.value as string[] | undefined) ?? [];
   if (!decision?.determined || !fields.includes('Name')) return;
   if (longest === undefined) {
-    decision.evidence.push('whether Name itself may be left out is not probed: no Description is known to be refused, and a group without a Name would not carry the run prefix');
+    decision.evidence.push(
+      'whether Name itself may be left out is not probed: no Description is known to be refused, and a group without a Name would not carry the run prefix',
+    );
     return;
   }
   if (session.createsLeft() < 1) {
@@ -103,9 +124,17 @@ async function nameRequired(session: ProbeSession, required: Record<string, stri
   if (answer.status === 400 && /\bname\b/i.test(message)) {
     decision.evidence.push(`${seen}: a create without Name, with a Description one too long, is refused naming Name: Name is required`);
   } else if (answer.status === 400 && /\bdescription\b/i.test(message)) {
-    session.decide('create.requiredFields', fields.filter((f) => f !== 'Name'), ...decision.evidence, `${seen}: a create without Name, with a Description one too long, is refused for its Description only: Name is not required (not confirmed by a create, which would leave a group without the run prefix: review this)`);
+    session.decide(
+      'create.requiredFields',
+      fields.filter((f) => f !== 'Name'),
+      ...decision.evidence,
+      `${seen}: a create without Name, with a Description one too long, is refused for its Description only: Name is not required (not confirmed by a create, which would leave a group without the run prefix: review this)`,
+    );
   } else {
-    if (answer.status === 200) session.notes.push(`a create without Name was accepted although its Description was one character over the bound found: the target holds a group without the run prefix (${seen})`);
+    if (answer.status === 200)
+      session.notes.push(
+        `a create without Name was accepted although its Description was one character over the bound found: the target holds a group without the run prefix (${seen})`,
+      );
     decision.evidence.push(`${seen}: neither a refusal naming Name nor one naming Description only, so whether Name may be left out is not settled`);
   }
 }

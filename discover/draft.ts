@@ -6,10 +6,11 @@
  */
 import YAML from 'yaml';
 import { readPointer, type Profile } from '../schemas/profile';
-import { BUDGET, type Decision, type Discovery } from './discover-probe';
-import { ISO8601_UTC_PATTERN } from './discover-list';
+import { BUDGET, type Decision, type Discovery } from './probe';
+import { ISO8601_UTC_PATTERN } from './list';
+import { errorKindNames } from '../schemas/spec';
 
-const ERROR_KINDS = ['AssetBadRequest', 'AssetError', 'TokenAuthError', 'UpstreamRateLimit'];
+const ERROR_KINDS = errorKindNames();
 const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'];
 
 type Settings = Omit<Profile, '$defs'>;
@@ -25,10 +26,26 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
     name,
     list: {
       filterField: v('list.filterField'),
-      filters: { assetSpaceId: v('list.filters.assetSpaceId'), groupType: v('list.filters.groupType'), groupIds: v('list.filters.groupIds'), name: v('list.filters.name') },
+      filters: {
+        assetSpaceId: v('list.filters.assetSpaceId'),
+        groupType: v('list.filters.groupType'),
+        groupIds: v('list.filters.groupIds'),
+        name: v('list.filters.name'),
+      },
       nameMatch: v('list.nameMatch'),
-      pageNumber: { field: v('list.pageNumber.field'), default: v('list.pageNumber.default'), minimum: v('list.pageNumber.minimum'), pastEnd: v('list.pageNumber.pastEnd') },
-      pageSize: { field: v('list.pageSize.field'), default: v('list.pageSize.default'), minimum: v('list.pageSize.minimum'), maximum: v('list.pageSize.maximum'), aboveMaximum: v('list.pageSize.aboveMaximum') },
+      pageNumber: {
+        field: v('list.pageNumber.field'),
+        default: v('list.pageNumber.default'),
+        minimum: v('list.pageNumber.minimum'),
+        pastEnd: v('list.pageNumber.pastEnd'),
+      },
+      pageSize: {
+        field: v('list.pageSize.field'),
+        default: v('list.pageSize.default'),
+        minimum: v('list.pageSize.minimum'),
+        maximum: v('list.pageSize.maximum'),
+        aboveMaximum: v('list.pageSize.aboveMaximum'),
+      },
     },
     create: {
       requiredFields: v('create.requiredFields'),
@@ -68,19 +85,24 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
     description: `${note} Required create fields and their length bounds.`,
     type: 'object',
     required: create.requiredFields,
-    properties: Object.fromEntries(CREATE_FIELDS.map((field) => {
-      const schema: Record<string, unknown> = { type: 'string' };
-      if (create.requiredFields.includes(field)) schema.minLength = 1;
-      if (create.maxLength[field] !== undefined) schema.maxLength = create.maxLength[field];
-      if (field === 'GroupType') schema.enum = create.groupTypes;
-      if (create.defaults[field] !== undefined) schema.default = create.defaults[field];
-      return [field, schema];
-    })),
+    properties: Object.fromEntries(
+      CREATE_FIELDS.map((field) => {
+        const schema: Record<string, unknown> = { type: 'string' };
+        if (create.requiredFields.includes(field)) schema.minLength = 1;
+        if (create.maxLength[field] !== undefined) schema.maxLength = create.maxLength[field];
+        if (field === 'GroupType') schema.enum = create.groupTypes;
+        if (create.defaults[field] !== undefined) schema.default = create.defaults[field];
+        return [field, schema];
+      }),
+    ),
   };
   // The error part: one object per step of the two pointers, Code and Message as the leaves.
   const root: Record<string, unknown> = { description: `${note} Where an error body carries its kind and message.`, type: 'object' };
   const place = (pointer: string, leaf: Record<string, unknown>) => {
-    const parts = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = pointer
+      .slice(1)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let node = root;
     for (const [i, part] of parts.entries()) {
       node.required = [...new Set([...((node.required as string[] | undefined) ?? []), part])];
@@ -93,9 +115,17 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
   place(error.codePointer, { type: 'string', enum: ERROR_KINDS });
   place(error.messagePointer, { type: 'string' });
   if (!errorHasResult) (root.properties as Record<string, unknown>).Result = false;
-  const defs: Record<string, Record<string, unknown>> = { ProfileListRequest: listRequest, ProfileCreateConstraints: createConstraints, ProfileErrorDetail: root };
+  const defs: Record<string, Record<string, unknown>> = {
+    ProfileListRequest: listRequest,
+    ProfileCreateConstraints: createConstraints,
+    ProfileErrorDetail: root,
+  };
   if (timestamps.format === 'iso8601-utc') {
-    defs.ProfileTimestamp = { description: `${note} ISO 8601 in UTC: Z, +00:00 or +0000, with or without fractional seconds.`, type: 'string', pattern: ISO8601_UTC_PATTERN };
+    defs.ProfileTimestamp = {
+      description: `${note} ISO 8601 in UTC: Z, +00:00 or +0000, with or without fractional seconds.`,
+      type: 'string',
+      pattern: ISO8601_UTC_PATTERN,
+    };
   }
   return defs;
 }
@@ -120,7 +150,11 @@ function comments(indent: string, decision: Decision | undefined): string[] {
   });
 }
 
-export function renderDraft(discovery: Discovery, reference: Profile, options: { name: string; target: string; date: string; file: string }): { text: string; profile: Record<string, unknown> } {
+export function renderDraft(
+  discovery: Discovery,
+  reference: Profile,
+  options: { name: string; target: string; date: string; file: string },
+): { text: string; profile: Record<string, unknown> } {
   const s = settingsOf(discovery, reference, options.name);
   const defs = defsOf(s, discovery.errorHasResult);
   const d = (setting: string) => discovery.decisions.get(setting);
@@ -141,7 +175,13 @@ export function renderDraft(discovery: Discovery, reference: Profile, options: {
     `# Budget used: ${discovery.requests} requests of ${BUDGET.requests}, ${discovery.created.length} groups created of ${BUDGET.creates}`,
     `# (${discovery.createRequests} create requests), every Name starting with ${discovery.namePrefix}`,
   );
-  lines.push('#', '# The run\'s groups, named g1, g2, … in the evidence:', ...discovery.created.map((g, i) => `#   g${i + 1} = ${g.id} (Name ${g.name.length > 48 ? `${g.name.slice(0, 32)}…, ${[...g.name].length} characters` : g.name})`));
+  lines.push(
+    '#',
+    "# The run's groups, named g1, g2, … in the evidence:",
+    ...discovery.created.map(
+      (g, i) => `#   g${i + 1} = ${g.id} (Name ${g.name.length > 48 ? `${g.name.slice(0, 32)}…, ${[...g.name].length} characters` : g.name})`,
+    ),
+  );
   if (discovery.notes.length) lines.push('#', '# Notes:', ...discovery.notes.map((n) => `#   - ${n.replace(/[\r\n]+/g, ' ').slice(0, 400)}`));
   lines.push('', `name: ${scalar(s.name)}`, '', 'list:');
   leaf('  ', 'filterField', 'list.filterField', s.list.filterField);
@@ -159,7 +199,10 @@ export function renderDraft(discovery: Discovery, reference: Profile, options: {
   lines.push('  maxLength:');
   for (const [field, max] of Object.entries(s.create.maxLength)) leaf('    ', field, `create.maxLength.${field}`, max);
   if (s.create.lengthUnit) leaf('  ', 'lengthUnit', 'create.lengthUnit', s.create.lengthUnit);
-  else lines.push(...comments('  ', d('create.lengthUnit')).map((line) => line.replace('reference value, not determined', 'lengthUnit not written, not determined')));
+  else
+    lines.push(
+      ...comments('  ', d('create.lengthUnit')).map((line) => line.replace('reference value, not determined', 'lengthUnit not written, not determined')),
+    );
   lines.push('  defaults:');
   for (const [field, value] of Object.entries(s.create.defaults)) leaf('    ', field, `create.defaults.${field}`, value);
   leaf('  ', 'groupTypes', 'create.groupTypes', s.create.groupTypes);
@@ -172,7 +215,7 @@ export function renderDraft(discovery: Discovery, reference: Profile, options: {
     '',
     '# The schemas the kit validates with, written from the settings above. When you change a setting,',
     '# change its schema too: the kit refuses a profile whose settings and $defs disagree, and says which.',
-    ...(s.timestamps.format === 'iso8601-utc' ? [] : ['# ProfileTimestamp is not listed: the reference profile\'s applies.']),
+    ...(s.timestamps.format === 'iso8601-utc' ? [] : ["# ProfileTimestamp is not listed: the reference profile's applies."]),
     YAML.stringify({ $defs: defs }, { lineWidth: 0 }).trimEnd(),
     '',
   );

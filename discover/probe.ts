@@ -17,15 +17,15 @@
  *   discovery with a TargetError: the caller reports it and exits non-zero.
  */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { BudgetExhausted, ProbeSession, type Decision } from './discover-client';
-import { createRunGroups } from './discover-create';
-import { lengthBounds } from './discover-lengths';
-import { errorPart } from './discover-error-shape';
-import { idFilter, nameFilter, timestampFormat, valueFilter } from './discover-list';
-import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums, pastEnd } from './discover-paging';
+import { BudgetExhausted, ProbeSession, type Decision } from './client';
+import { createRunGroups } from './create';
+import { lengthBounds } from './lengths';
+import { errorPart } from './error-shape';
+import { idFilter, nameFilter, timestampFormat, valueFilter } from './list';
+import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums, pastEnd } from './paging';
 
-export { BUDGET, shortJson, TargetError, TokenError, type Decision, type Target } from './discover-client';
-export { pointersTo } from './discover-error-shape';
+export { BUDGET, shortJson, TargetError, TokenError, type Decision, type Target } from './client';
+export { pointersTo } from './error-shape';
 export { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
 
 export interface Discovery {
@@ -88,11 +88,30 @@ export class Prober extends ProbeSession {
       'create.defaults.ProjectName': 'not probed',
     };
     for (const setting of [
-      'error.codePointer', 'error.messagePointer',
-      'list.filterField', 'list.filters.groupIds', 'list.filters.name', 'list.filters.groupType', 'list.filters.assetSpaceId', 'list.nameMatch',
-      'list.pageNumber.field', 'list.pageNumber.default', 'list.pageNumber.minimum', 'list.pageNumber.pastEnd',
-      'list.pageSize.field', 'list.pageSize.default', 'list.pageSize.minimum', 'list.pageSize.maximum', 'list.pageSize.aboveMaximum',
-      'create.requiredFields', 'create.maxLength.Name', 'create.maxLength.Description', 'create.lengthUnit', 'create.defaults.ProjectName', 'create.groupTypes', 'timestamps.format',
+      'error.codePointer',
+      'error.messagePointer',
+      'list.filterField',
+      'list.filters.groupIds',
+      'list.filters.name',
+      'list.filters.groupType',
+      'list.filters.assetSpaceId',
+      'list.nameMatch',
+      'list.pageNumber.field',
+      'list.pageNumber.default',
+      'list.pageNumber.minimum',
+      'list.pageNumber.pastEnd',
+      'list.pageSize.field',
+      'list.pageSize.default',
+      'list.pageSize.minimum',
+      'list.pageSize.maximum',
+      'list.pageSize.aboveMaximum',
+      'create.requiredFields',
+      'create.maxLength.Name',
+      'create.maxLength.Description',
+      'create.lengthUnit',
+      'create.defaults.ProjectName',
+      'create.groupTypes',
+      'timestamps.format',
     ]) {
       if (!this.decisions.has(setting)) this.keep(setting, why[setting] ?? 'not probed: an earlier step could not be completed, or the budget ran out');
     }

@@ -5,17 +5,19 @@
  * environment or .env. Without a base URL the embedded reference server is started and discovered,
  * which drafts the reference profile's own values: a demonstration, and a check of the tool.
  *
- * Exit status: 0 the draft is written and passes the kit's profile validation; 2 the target could
- * not be probed (unreachable, hung, not this API, no group could be created); 3 a usage or
- * configuration error (a refused token included), or a draft the kit's validation refuses.
+ * Exit status (bin/exit-codes.mjs, the same for every agc command): 0 the draft is written and
+ * passes the kit's profile validation; 2 the target could not be probed (unreachable, hung, not
+ * this API, no group could be created); 3 a usage or configuration error (a refused token
+ * included), or a draft the kit's validation refuses.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, prepareRunEnvironment } from '../suites/config';
 import { loadProfile, ProfileError } from '../schemas/profile';
-import { BUDGET, Prober, TargetError, TokenError } from './discover-probe';
-import { renderDraft } from './discover-draft';
+import { BUDGET, Prober, TargetError, TokenError } from './probe';
+import { renderDraft } from './draft';
+import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
 
 const HELP = `Usage: agc profile discover --out FILE [options]
 
@@ -49,8 +51,10 @@ The token comes from AG_TOKEN in the environment or .env, never from an option; 
 written to the draft or the output. AG_PROFILE is ignored: discovery starts from the reference
 profile.
 
-Exit status: 0 draft written and valid; 2 the target could not be probed (unreachable, hung, not
-this API); 3 usage or configuration error (e.g. AG_TOKEN missing or refused).`;
+For agc profile discover: 0 draft written and valid; 2 the target could not be probed
+(unreachable, hung, not this API); 3 usage or configuration error (e.g. AG_TOKEN missing or refused).
+
+${EXIT_HELP}`;
 
 class UsageError extends Error {}
 
@@ -92,14 +96,19 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.help) {
     console.log(HELP);
-    return 0;
+    return EXIT.ok;
   }
   if (!values.out) throw new UsageError('--out FILE is required: where to write the draft profile');
   const out = path.resolve(values.out);
   if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; pass --force to overwrite it`);
   const name = values.name ?? 'discovered';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) throw new UsageError(`--name must be 1 to 64 letters, digits, dots, dashes or underscores, not ${JSON.stringify(name)}`);
-  for (const [option, variable] of [['base-url', 'AG_BASE_URL'], ['request-timeout', 'AG_REQUEST_TIMEOUT_MS'], ['visibility-timeout', 'AG_VISIBILITY_TIMEOUT_MS']] as const) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name))
+    throw new UsageError(`--name must be 1 to 64 letters, digits, dots, dashes or underscores, not ${JSON.stringify(name)}`);
+  for (const [option, variable] of [
+    ['base-url', 'AG_BASE_URL'],
+    ['request-timeout', 'AG_REQUEST_TIMEOUT_MS'],
+    ['visibility-timeout', 'AG_VISIBILITY_TIMEOUT_MS'],
+  ] as const) {
     const value = values[option];
     if (value === '') throw new UsageError(`--${option} needs a value`);
     if (value !== undefined) process.env[variable] = value;
@@ -125,9 +134,11 @@ async function main(argv: string[]): Promise<number> {
     say(`no AG_BASE_URL: discovering the embedded reference server at ${baseURL} (a demonstration; set AG_BASE_URL and AG_TOKEN for your target)`);
   }
   const token = config.tokens.primary;
-  if (!baseURL || !token) throw new ConfigError('AG_TOKEN is required with AG_BASE_URL: the primary user\'s Bearer token');
+  if (!baseURL || !token) throw new ConfigError("AG_TOKEN is required with AG_BASE_URL: the primary user's Bearer token");
 
-  say(`discovering the profile of ${baseURL} (run ${config.runId}; at most ${BUDGET.requests} requests and ${BUDGET.creates} groups created, Names starting with ${config.namePrefix})`);
+  say(
+    `discovering the profile of ${baseURL} (run ${config.runId}; at most ${BUDGET.requests} requests and ${BUDGET.creates} groups created, Names starting with ${config.namePrefix})`,
+  );
   const prober = new Prober(
     { baseURL, token, requestTimeoutMs: config.requestTimeoutMs, visibilityTimeoutMs: config.visibilityTimeoutMs, runId: config.runId },
     reference,
@@ -150,21 +161,23 @@ async function main(argv: string[]): Promise<number> {
     }
     if (problems.length) {
       fail(`the draft at ${out} does not pass the kit's profile validation (a bug of discover; please report it):\n  - ${problems.join('\n  - ')}`);
-      return 3;
+      return EXIT.error;
     }
     const found = [...discovery.decisions.values()].filter((d) => d.determined).length;
     say(`draft written: ${out}`);
-    say(`${found} settings found, ${discovery.decisions.size - found} kept at the reference value; used ${used()} (${discovery.createRequests} create requests)`);
+    say(
+      `${found} settings found, ${discovery.decisions.size - found} kept at the reference value; used ${used()} (${discovery.createRequests} create requests)`,
+    );
     say(`review it, then: AG_PROFILE=${shown} npx agc run`);
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (error instanceof TargetError) {
       fail(`${error.message}\nno draft written; used ${used()}`);
-      return 2;
+      return EXIT.incomplete;
     }
     if (error instanceof TokenError) {
       fail(`${error.message}\nno draft written; used ${used()}`);
-      return 3;
+      return EXIT.error;
     }
     throw error;
   } finally {
@@ -177,9 +190,9 @@ main(process.argv.slice(2)).then(
   (error) => {
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof ProfileError) {
       fail(error.message);
-      process.exit(3);
+      process.exit(EXIT.error);
     }
     fail(`internal error: ${(error as Error)?.stack ?? error}`);
-    process.exit(3);
+    process.exit(EXIT.error);
   },
 );

@@ -1,6 +1,6 @@
 /** `agc profile discover`: where the target's error bodies carry the error kind and its message. */
 import { readPointer } from '../schemas/profile';
-import { isObject, type Answer, type ProbeSession } from './discover-client';
+import { isObject, type Answer, type ProbeSession } from './client';
 
 /** Every JSON pointer in `data` whose value is the string `wanted`. */
 export function pointersTo(data: unknown, wanted: string, at = ''): string[] {
@@ -24,14 +24,22 @@ export async function errorPart(session: ProbeSession): Promise<void> {
   session.errorHasResult = isObject(answer.json) && 'Result' in answer.json;
   const found = pointersTo(answer.json, 'TokenAuthError');
   if (found.length !== 1) {
-    session.keep('error.codePointer', `${seen}: TokenAuthError found ${found.length === 0 ? 'nowhere' : `at ${found.length} places (${found.join(', ')})`} in the body`, whole);
+    session.keep(
+      'error.codePointer',
+      `${seen}: TokenAuthError found ${found.length === 0 ? 'nowhere' : `at ${found.length} places (${found.join(', ')})`} in the body`,
+      whole,
+    );
     session.keep('error.messagePointer', 'see error.codePointer');
     return;
   }
   const codePointer = found[0];
   if (/\/\d+(\/|$)/.test(codePointer) && Array.isArray(readPointer(answer.json, codePointer.replace(/\/\d+(\/.*)?$/, '')))) {
     // The draft's $defs describe objects only; an error part inside an array needs a hand-written schema.
-    session.keep('error.codePointer', `${seen}: TokenAuthError is at ${codePointer}, inside an array; write error.codePointer and ProfileErrorDetail by hand`, whole);
+    session.keep(
+      'error.codePointer',
+      `${seen}: TokenAuthError is at ${codePointer}, inside an array; write error.codePointer and ProfileErrorDetail by hand`,
+      whole,
+    );
     session.keep('error.messagePointer', 'see error.codePointer');
     return;
   }
@@ -46,7 +54,11 @@ export async function errorPart(session: ProbeSession): Promise<void> {
     return;
   }
   session.messagePointer = `${parent}/${messageKey}`;
-  session.decide('error.messagePointer', session.messagePointer, `the same 401: the string beside the kind is ${session.messagePointer} = ${JSON.stringify(String(siblings && (siblings as Record<string, unknown>)[messageKey]).slice(0, 80))}`);
+  session.decide(
+    'error.messagePointer',
+    session.messagePointer,
+    `the same 401: the string beside the kind is ${session.messagePointer} = ${JSON.stringify(String(siblings && (siblings as Record<string, unknown>)[messageKey]).slice(0, 80))}`,
+  );
 }
 
 /** A second look at the error pointer, on a 400 of the list. */
@@ -55,5 +67,7 @@ export function confirmErrorKind(session: ProbeSession, answer: Answer, kind: st
   if (!decision?.determined || session.errorKindConfirmed) return;
   session.errorKindConfirmed = true;
   const code = readPointer(answer.json, decision.value as string);
-  decision.evidence.push(code === kind ? `${seen}: ${kind} at ${decision.value} too` : `${seen}: but ${session.show(code)} at ${decision.value}, not ${kind}; review this`);
+  decision.evidence.push(
+    code === kind ? `${seen}: ${kind} at ${decision.value} too` : `${seen}: but ${session.show(code)} at ${decision.value}, not ${kind}; review this`,
+  );
 }

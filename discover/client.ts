@@ -1,13 +1,14 @@
 /**
- * The budgeted client of `agc profile discover` (see discover-probe.ts for its ground rules): every
+ * The budgeted client of `agc profile discover` (see probe.ts for its ground rules): every
  * request it sends counts against BUDGET, every answer that is not this API ends the discovery
  * with a TargetError, and every setting it settles is recorded as a Decision with its evidence.
- * The probing steps (discover-error-shape.ts, discover-create.ts, discover-list.ts,
- * discover-paging.ts) ask through it.
+ * The probing steps (error-shape.ts, create.ts, list.ts, paging.ts) ask through it; it sends
+ * through the kit's HTTP client (client/exchange.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { send, type Exchange } from '../client/exchange';
 import { readPointer, type Profile } from '../schemas/profile';
+import { isObject, SPEC_VERSION } from '../schemas/spec';
 
 /**
  * At most `requests` requests in all, and at most `creates` groups left on the target: only an
@@ -15,7 +16,7 @@ import { readPointer, type Profile } from '../schemas/profile';
  * a refusal cost requests only.
  */
 export const BUDGET = { requests: 80, creates: 6 } as const;
-const VERSION = '2024-01-01';
+const VERSION = SPEC_VERSION;
 /** What every Name of a discovery has right after the run prefix (see `name`). */
 export const NAME_INFIX = 'Disc-';
 
@@ -56,7 +57,7 @@ export interface Group {
   sent: Record<string, string>;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isObject };
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Strings over 40 characters shown by their start and length: evidence stays one readable line. */
@@ -89,12 +90,16 @@ export class ProbeSession {
   /** Where the message of an error sits, once known; until then any key that looks like one. */
   messagePointer: string | undefined;
   readonly namePrefix: string;
-  /** The message of the last refusal seen by `bound`'s probes (discover-create.ts). */
+  /** The message of the last refusal seen by `bound`'s probes (create.ts). */
   lastMessage: string | undefined;
   /** Whether a 400 of the list has given the error pointer its second look (confirmErrorKind). */
   errorKindConfirmed = false;
 
-  constructor(readonly target: Target, private readonly reference: Profile, protected readonly log: (line: string) => void) {
+  constructor(
+    readonly target: Target,
+    private readonly reference: Profile,
+    protected readonly log: (line: string) => void,
+  ) {
     this.namePrefix = `agc-${target.runId}-`;
   }
 
@@ -112,15 +117,24 @@ export class ProbeSession {
       timeoutMs: this.target.requestTimeoutMs,
     });
     const what = `${action} ${this.show(body)}`;
-    if (exchange.networkError || !exchange.response) throw new TargetError(`${what}: no answer from ${this.target.baseURL}: ${exchange.networkError ?? 'unknown error'}`);
+    if (exchange.networkError || !exchange.response)
+      throw new TargetError(`${what}: no answer from ${this.target.baseURL}: ${exchange.networkError ?? 'unknown error'}`);
     const { status, json, body: text, headers } = exchange.response;
     if (json === undefined) {
       const type = headers['content-type'] ?? 'no Content-Type';
-      const start = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
-      throw new TargetError(`${what}: HTTP ${status} (${type}) is not JSON${start ? `: "${start}"` : ''}; is AG_BASE_URL the base of this API (the kit adds /v1/media_assets/)?`);
+      const start = text
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 80);
+      throw new TargetError(
+        `${what}: HTTP ${status} (${type}) is not JSON${start ? `: "${start}"` : ''}; is AG_BASE_URL the base of this API (the kit adds /v1/media_assets/)?`,
+      );
     }
     if (!isObject(json) || (!('ResponseMetadata' in json) && !('Result' in json))) {
-      throw new TargetError(`${what}: HTTP ${status} answered JSON without ResponseMetadata or Result (${this.show(json).slice(0, 120)}); this does not look like the asset-group API`);
+      throw new TargetError(
+        `${what}: HTTP ${status} answered JSON without ResponseMetadata or Result (${this.show(json).slice(0, 120)}); this does not look like the asset-group API`,
+      );
     }
     return { status, json, exchange };
   }
@@ -145,7 +159,8 @@ export class ProbeSession {
       const answer = await this.call('CreateAssetGroup', fields);
       if (answer.status === 200) {
         const id = readPointer(answer.json, '/Result/Id');
-        if (typeof id !== 'string' || id === '') throw new TargetError(`CreateAssetGroup ${this.show(fields)}: HTTP 200 without Result.Id (${this.show(answer.json).slice(0, 120)})`);
+        if (typeof id !== 'string' || id === '')
+          throw new TargetError(`CreateAssetGroup ${this.show(fields)}: HTTP 200 without Result.Id (${this.show(answer.json).slice(0, 120)})`);
         this.created.push({ id, name: fields.Name ?? '', sent: fields });
         return answer;
       }
@@ -234,6 +249,10 @@ export class ProbeSession {
     const value = this.referenceValue(setting);
     this.decisions.set(setting, { setting, value, determined: false, evidence: why });
     // An optional setting the reference profile leaves unset (create.lengthUnit) is not written at all.
-    this.log(value === undefined ? `${setting} not written  (not determined: ${why[0]})` : `${setting} = ${JSON.stringify(value)}  (reference value, not determined: ${why[0]})`);
+    this.log(
+      value === undefined
+        ? `${setting} not written  (not determined: ${why[0]})`
+        : `${setting} = ${JSON.stringify(value)}  (reference value, not determined: ${why[0]})`,
+    );
   }
 }

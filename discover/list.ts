@@ -1,6 +1,6 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './discover-client';
+import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './client';
 
 /** The Id filter once found: every later list request is limited to the run's own groups through it. */
 export interface Scope {
@@ -64,14 +64,20 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
     }
   }
   const why = `no candidate restricted a list to one of the run's groups: ${eliminated.join('; ')}`;
-  session.notes.push('the Id filter was not found, so nothing that needs the run\'s own data could be probed');
+  session.notes.push("the Id filter was not found, so nothing that needs the run's own data could be probed");
   session.keep('list.filterField', why);
   session.keep('list.filters.groupIds', why);
   return undefined;
 }
 
 /** All the run's groups, and only they, under the Id filter; polled while some are not visible yet. */
-async function confirmScope(session: ProbeSession, wrapper: string, ids: string, all: string[], deadline: number): Promise<{ scope: Scope; evidence: string } | undefined> {
+async function confirmScope(
+  session: ProbeSession,
+  wrapper: string,
+  ids: string,
+  all: string[],
+  deadline: number,
+): Promise<{ scope: Scope; evidence: string } | undefined> {
   let wait = 200;
   for (let polls = 0; polls < 6; polls++) {
     const body = { [wrapper]: { [ids]: all } };
@@ -82,7 +88,14 @@ async function confirmScope(session: ProbeSession, wrapper: string, ids: string,
     if (total === all.length) {
       const item = itemsOf(answer)[0];
       return {
-        scope: { wrapper, ids, all, assetSpaceId: typeof item?.AssetSpaceId === 'string' ? item.AssetSpaceId : undefined, items: itemsOf(answer), confirmed: { body, answer } },
+        scope: {
+          wrapper,
+          ids,
+          all,
+          assetSpaceId: typeof item?.AssetSpaceId === 'string' ? item.AssetSpaceId : undefined,
+          items: itemsOf(answer),
+          confirmed: { body, answer },
+        },
         evidence: `${session.evidence('ListAssetGroups', body, answer)}: exactly the run's ${all.length} groups`,
       };
     }
@@ -134,7 +147,9 @@ async function nameMatch(session: ProbeSession, scope: Scope, field: string, a: 
     const body = scoped(scope, {}, { [field]: query }, pair);
     const answer = await session.list(body);
     const count = idsOf(answer).length;
-    seen.push(`${session.evidence('ListAssetGroups', body, answer)}: ${what} matches ${count === 2 ? 'both' : count === 0 ? 'neither' : count === 1 ? 'one' : count}`);
+    seen.push(
+      `${session.evidence('ListAssetGroups', body, answer)}: ${what} matches ${count === 2 ? 'both' : count === 0 ? 'neither' : count === 1 ? 'one' : count}`,
+    );
     return answer.status === 200 ? count : undefined;
   };
   const leading = `${session.namePrefix}${NAME_INFIX}`;
@@ -167,7 +182,8 @@ export function timestampFormat(session: ProbeSession, scope: Scope): void {
   const strings = values as string[];
   if (strings.every((v) => RFC3339_Z.test(v))) return session.decide(setting, 'rfc3339-utc', `${sample}: all RFC 3339 with Z`);
   const other = strings.find((v) => !RFC3339_Z.test(v));
-  if (strings.every((v) => ISO8601_UTC.test(v))) return session.decide(setting, 'iso8601-utc', `${sample}: all ISO 8601 in UTC, ${JSON.stringify(other)} with an offset of zero rather than Z`);
+  if (strings.every((v) => ISO8601_UTC.test(v)))
+    return session.decide(setting, 'iso8601-utc', `${sample}: all ISO 8601 in UTC, ${JSON.stringify(other)} with an offset of zero rather than Z`);
   session.keep(setting, `${sample}: ${JSON.stringify(other)} is not an ISO 8601 UTC timestamp the profile knows`);
 }
 
@@ -180,7 +196,12 @@ const ISO8601_UTC = new RegExp(ISO8601_UTC_PATTERN);
 function projectNameDefault(session: ProbeSession, first: Group, item: Record<string, unknown> | undefined, seen: string): void {
   if ('ProjectName' in first.sent) return session.keep('create.defaults.ProjectName', 'every create had to carry a ProjectName, so no default could be seen');
   const value = item?.ProjectName;
-  if (typeof value === 'string') session.decide('create.defaults.ProjectName', value, `CreateAssetGroup without ProjectName (${session.show(first.id)}), then ${seen}: its ProjectName is ${JSON.stringify(value)}`);
+  if (typeof value === 'string')
+    session.decide(
+      'create.defaults.ProjectName',
+      value,
+      `CreateAssetGroup without ProjectName (${session.show(first.id)}), then ${seen}: its ProjectName is ${JSON.stringify(value)}`,
+    );
   else session.keep('create.defaults.ProjectName', `${seen}: the item has no string ProjectName`);
 }
 
@@ -189,19 +210,32 @@ function projectNameDefault(session: ProbeSession, first: Group, item: Record<st
  * name is known. A 400 is ambiguous (an unknown name, or a known name refusing the value), so a
  * value the run's groups do have settles it.
  */
-export async function valueFilter(session: ProbeSession, scope: Scope, key: 'groupType' | 'assetSpaceId', candidates: readonly string[], none: string, real: string | undefined): Promise<void> {
+export async function valueFilter(
+  session: ProbeSession,
+  scope: Scope,
+  key: 'groupType' | 'assetSpaceId',
+  candidates: readonly string[],
+  none: string,
+  real: string | undefined,
+): Promise<void> {
   const setting = `list.filters.${key}`;
   const eliminated: string[] = [];
   for (const candidate of candidates) {
     const body = scoped(scope, {}, { [candidate]: none });
     const answer = await session.list(body);
     const seen = session.evidence('ListAssetGroups', body, answer);
-    if (answer.status === 200 && idsOf(answer).length === 0 && resultOf(answer)?.TotalCount === 0) return session.decide(setting, candidate, `${seen}: none of the run's groups`);
+    if (answer.status === 200 && idsOf(answer).length === 0 && resultOf(answer)?.TotalCount === 0)
+      return session.decide(setting, candidate, `${seen}: none of the run's groups`);
     if (answer.status === 400 && real !== undefined) {
       const realBody = scoped(scope, {}, { [candidate]: real });
       const realAnswer = await session.list(realBody);
       if (realAnswer.status === 200 && resultOf(realAnswer)?.TotalCount === scope.all.length) {
-        return session.decide(setting, candidate, `${seen}: refused`, `${session.evidence('ListAssetGroups', realBody, realAnswer)}: accepted with the run's own value`);
+        return session.decide(
+          setting,
+          candidate,
+          `${seen}: refused`,
+          `${session.evidence('ListAssetGroups', realBody, realAnswer)}: accepted with the run's own value`,
+        );
       }
     }
     eliminated.push(`${candidate}: ${session.summary(answer)}`);

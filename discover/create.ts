@@ -1,16 +1,21 @@
 /** `agc profile discover`: the run's groups, and the fields a create requires. */
-import { TargetError, TokenError, type ProbeSession } from './discover-client';
+import { TargetError, TokenError, type ProbeSession } from './client';
 
 export const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'] as const;
 
 /**
  * Creates the run's three groups (paging needs three), learning from the first which fields a
  * create requires. Nothing else is spent on creates until the list has been probed: the length
- * bounds come last (discover-lengths.ts), with what the create budget has left.
+ * bounds come last (lengths.ts), with what the create budget has left.
  * Returns the fields every create must carry besides Name, with the values sent.
  */
 export async function createRunGroups(session: ProbeSession): Promise<Record<string, string>> {
-  const filler: Record<string, string> = { Title: 'agc profile discover', Description: 'Created by agc profile discover', GroupType: 'AIGC', ProjectName: 'default' };
+  const filler: Record<string, string> = {
+    Title: 'agc profile discover',
+    Description: 'Created by agc profile discover',
+    GroupType: 'AIGC',
+    ProjectName: 'default',
+  };
   let fields: Record<string, string> = { Name: session.name('a') };
   const refusals: string[] = [];
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -31,7 +36,12 @@ export async function createRunGroups(session: ProbeSession): Promise<Record<str
   if (!first) throw new TargetError(`could not create a group: ${refusals[refusals.length - 1] ?? 'no answer'}`);
   const requiredFields = Object.keys(first.sent);
   const required = Object.fromEntries(Object.entries(first.sent).filter(([k]) => k !== 'Name'));
-  session.decide('create.requiredFields', requiredFields, ...refusals, `CreateAssetGroup ${session.show(first.sent)} -> HTTP 200, Id g1: ${requiredFields.join(', ')} suffice${requiredFields.length === 1 ? 's' : ''}${refusals.length ? ' (each field added because a refusal named it or named none)' : ''}`);
+  session.decide(
+    'create.requiredFields',
+    requiredFields,
+    ...refusals,
+    `CreateAssetGroup ${session.show(first.sent)} -> HTTP 200, Id g1: ${requiredFields.join(', ')} suffice${requiredFields.length === 1 ? 's' : ''}${refusals.length ? ' (each field added because a refusal named it or named none)' : ''}`,
+  );
   while (session.created.length < 3) {
     const more = { ...required, Name: session.name(`g${session.created.length}`) };
     const answer = await session.create(more);

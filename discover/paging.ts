@@ -1,9 +1,9 @@
 /** `agc profile discover`: the paging defaults, the page-number and page-size fields, and their bounds. */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { TargetError, idsOf, itemsOf, resultOf, type ProbeSession } from './discover-client';
-import { bound, type Outcome } from './discover-bound';
-import { confirmErrorKind } from './discover-error-shape';
-import { scoped, type Scope } from './discover-list';
+import { TargetError, idsOf, itemsOf, resultOf, type ProbeSession } from './client';
+import { bound, type Outcome } from './bound';
+import { confirmErrorKind } from './error-shape';
+import { scoped, type Scope } from './list';
 
 /**
  * Paging defaults: what the answer that confirmed the Id filter (the run's groups, no paging field
@@ -12,8 +12,8 @@ import { scoped, type Scope } from './discover-list';
 export function pagingDefaults(session: ProbeSession, scope: Scope | undefined): { pageNumber: number; pageSize: number } {
   const fallback = { pageNumber: session.value<number>('list.pageNumber.default'), pageSize: session.value<number>('list.pageSize.default') };
   if (!scope) {
-    session.keep('list.pageNumber.default', 'the Id filter is not known, so no list of the run\'s own groups could show it');
-    session.keep('list.pageSize.default', 'the Id filter is not known, so no list of the run\'s own groups could show it');
+    session.keep('list.pageNumber.default', "the Id filter is not known, so no list of the run's own groups could show it");
+    session.keep('list.pageSize.default', "the Id filter is not known, so no list of the run's own groups could show it");
     return fallback;
   }
   const { body, answer } = scope.confirmed;
@@ -29,13 +29,21 @@ export function pagingDefaults(session: ProbeSession, scope: Scope | undefined):
   const items = itemsOf(answer).length;
   if (Number.isInteger(number)) session.decide('list.pageNumber.default', number, `${seen}: a body without paging fields is answered as page ${number}`);
   else session.keep('list.pageNumber.default', `${seen}: PageNumber is not an integer`);
-  if (Number.isInteger(size) && (size as number) >= items) session.decide('list.pageSize.default', size, `${seen}: a body without paging fields is answered with PageSize ${size}`);
+  if (Number.isInteger(size) && (size as number) >= items)
+    session.decide('list.pageSize.default', size, `${seen}: a body without paging fields is answered with PageSize ${size}`);
   else session.keep('list.pageSize.default', `${seen}: PageSize ${session.show(size)} is not an integer at least the number of items`);
-  return { pageNumber: Number.isInteger(number) ? (number as number) : fallback.pageNumber, pageSize: Number.isInteger(size) ? (size as number) : fallback.pageSize };
+  return {
+    pageNumber: Number.isInteger(number) ? (number as number) : fallback.pageNumber,
+    pageSize: Number.isInteger(size) ? (size as number) : fallback.pageSize,
+  };
 }
 
 /** The page-size field: a size of 1 (2 when the default is 1) over the run's groups returns that many and echoes it. */
-export async function pageSizeField(session: ProbeSession, scope: Scope, defaults: { pageSize: number }): Promise<{ field: string; firstId: string } | undefined> {
+export async function pageSizeField(
+  session: ProbeSession,
+  scope: Scope,
+  defaults: { pageSize: number },
+): Promise<{ field: string; firstId: string } | undefined> {
   const size = defaults.pageSize === 1 ? 2 : 1;
   const eliminated: string[] = [];
   for (const field of CANDIDATES.pageSize) {
@@ -48,12 +56,20 @@ export async function pageSizeField(session: ProbeSession, scope: Scope, default
     }
     eliminated.push(`${field}: ${session.summary(answer)}`);
   }
-  session.keep('list.pageSize.field', `a page size of ${size} over the run's ${scope.all.length} groups was ignored or refused under every name tried: ${eliminated.join('; ')}`);
+  session.keep(
+    'list.pageSize.field',
+    `a page size of ${size} over the run's ${scope.all.length} groups was ignored or refused under every name tried: ${eliminated.join('; ')}`,
+  );
   return undefined;
 }
 
 /** The page-number field: page 2 of size 1 echoes 2 and holds another group than page 1. */
-export async function pageNumberField(session: ProbeSession, scope: Scope, sized: { field: string; firstId: string }, defaults: { pageNumber: number }): Promise<void> {
+export async function pageNumberField(
+  session: ProbeSession,
+  scope: Scope,
+  sized: { field: string; firstId: string },
+  defaults: { pageNumber: number },
+): Promise<void> {
   const page = defaults.pageNumber + 1;
   const eliminated: string[] = [];
   // Page 1's first group: the size probe's (of size 1, or 2 when the default size is 1).
@@ -131,7 +147,8 @@ export async function largestPage(session: ProbeSession, scope: Scope): Promise<
     above = answers.get(found + 1)!;
   }
   if (above.status === 400) return session.decide('list.pageSize.aboveMaximum', 'refuse', `${above.seen}: one above the maximum is refused`);
-  if (above.status === 200 && above.echo === found) return session.decide('list.pageSize.aboveMaximum', 'clamp', `${above.seen}: one above the maximum is served as the maximum, and Result.PageSize says so`);
+  if (above.status === 200 && above.echo === found)
+    return session.decide('list.pageSize.aboveMaximum', 'clamp', `${above.seen}: one above the maximum is served as the maximum, and Result.PageSize says so`);
   session.keep('list.pageSize.aboveMaximum', `${above.seen}: neither a 400 nor Result.PageSize ${found}`);
 }
 
@@ -155,9 +172,13 @@ export async function pastEnd(session: ProbeSession, scope: Scope): Promise<void
   const items = itemsOf(answer).length;
   const onLast = total - (last - first) * size;
   if (answer.status === 400) return session.decide(setting, 'refuse', `${seen}: page ${last + 2} of ${last} is refused`);
-  if (answer.status === 200 && items === 0 && result?.TotalCount === total) return session.decide(setting, 'empty', `${seen}: page ${last + 2} of ${last} has no items, and TotalCount is kept`);
+  if (answer.status === 200 && items === 0 && result?.TotalCount === total)
+    return session.decide(setting, 'empty', `${seen}: page ${last + 2} of ${last} has no items, and TotalCount is kept`);
   if (answer.status === 200 && items === onLast && result?.PageNumber === last && idsOf(answer).every((id) => scope.all.includes(id))) {
     return session.decide(setting, 'last', `${seen}: page ${last + 2} of ${last} is answered with the last page, ${onLast} item(s), and its own PageNumber`);
   }
-  session.keep(setting, `${seen}: page ${last + 2} of ${last} got none of: a 400, no items with TotalCount ${total}, the last page (${onLast} item(s), PageNumber ${last})`);
+  session.keep(
+    setting,
+    `${seen}: page ${last + 2} of ${last} got none of: a 400, no items with TotalCount ${total}, the last page (${onLast} item(s), PageNumber ${last})`,
+  );
 }

@@ -1,0 +1,51 @@
+/**
+ * The spec's own constants, read once: the path, the Version, the two operations, the error table
+ * (from spec/openapi.yaml's `x-error-kind` entries), and the one `isObject` every room shares.
+ * Light on purpose (no validators compiled): the reference server, discover and the suites all
+ * import it.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+export const SPEC_PATH = '/v1/media_assets/';
+/** "Version (fixed value 2024-01-01)". */
+export const SPEC_VERSION = '2024-01-01';
+export const OPERATIONS = ['CreateAssetGroup', 'ListAssetGroups'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+type Responses = Record<string, { $ref?: string; 'x-error-kind'?: string }>;
+let document: Record<string, unknown> | undefined;
+const openapi = () => (document ??= YAML.parse(readFileSync(path.join(__dirname, '..', 'spec', 'openapi.yaml'), 'utf8')) as Record<string, unknown>);
+
+function resolve(ref: string): unknown {
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), openapi());
+}
+
+/** The spec's Errors table for one operation: status -> error kind. */
+export function errorKinds(operationId: string): Record<number, string> {
+  for (const item of Object.values((openapi().paths ?? {}) as Record<string, Record<string, { operationId?: string; responses?: Responses }>>)) {
+    for (const method of METHODS) {
+      const operation = item?.[method];
+      if (operation?.operationId !== operationId) continue;
+      const kinds: Record<number, string> = {};
+      for (const [status, entry] of Object.entries(operation.responses ?? {})) {
+        const response = entry.$ref ? resolve(entry.$ref) : entry;
+        const kind = isObject(response) ? response['x-error-kind'] : undefined;
+        if (typeof kind === 'string') kinds[Number(status)] = kind;
+      }
+      return kinds;
+    }
+  }
+  throw new Error(`spec/openapi.yaml has no operation ${operationId}`);
+}
+
+/** Every error kind of the spec's table, over both operations. */
+export const errorKindNames = (): string[] => [...new Set(OPERATIONS.flatMap((op) => Object.values(errorKinds(op))))];

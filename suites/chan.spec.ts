@@ -1,0 +1,100 @@
+import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
+import { groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { ONLY_THAT_CHANNEL, filtersHold, listsExactly, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
+import type { ListQuery } from './api';
+import { together } from './api';
+import { nameMatchParts } from '../schemas/profile';
+
+// A channel-bound token finds nothing of another channel: a refusal (any 4xx), or a list without
+// those groups that counts none of them. Groups of an unbound token belong to no channel the spec shows.
+
+test.describe('CHAN channel scoping', () => {
+  test('CHAN-01 A channel-bound token lists the groups created through it', requirement('CHAN-01'), async ({ api, dataset, verify, judge, profile }) => {
+    api.token('channelA');
+    api.token('channelB');
+    // First as the create-and-wait phase saw it: each channel's group listed to its own token in time.
+    await judgeVisibility(dataset, judge, verify, 'channelA', 'channelB');
+    const roles = ['channelA', 'channelB'] as const;
+    const own = roles.map((role) => groupsOf(dataset, (g) => g.via === role).map((g) => g.id));
+    const answers = await together(roles.map((role, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: own[i] }), { as: role })));
+    for (const [i, answer] of answers.entries()) await verify(answer, [...LISTED, listsIncluding(own[i])]);
+  });
+
+  test("CHAN-02 A channel-bound token never lists another channel's groups", requirement('CHAN-02'), async ({ api, dataset, verify, profile }) => {
+    api.token('channelA');
+    api.token('channelB');
+    // Groups created through an unbound token are left out: which channel they belong to is not shown.
+    const roles = ['channelA', 'channelB'] as const;
+    // The run's prefix finds its groups under every setting but exact matching.
+    const substring = nameMatchParts(profile.list.nameMatch).mode !== 'exact';
+    const reads = roles.flatMap((role) => {
+      const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
+      const queries: ListQuery[] = [{ groupIds: others }, ...(substring ? [{ name: dataset.prefix }] : [])];
+      return queries.map((query) => ({
+        others,
+        query,
+        call: () => api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as: role }),
+      }));
+    });
+    // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first.
+    const walks = roles.flatMap((role) => {
+      const ids = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
+      const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
+      return [1, 2].map((pageNumber) => ({
+        others,
+        query: { groupIds: ids } as ListQuery,
+        call: () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize: 1 }), { as: role }),
+      }));
+    });
+    const answers = await together([...reads, ...walks].map((r) => r.call));
+    for (const [i, answer] of answers.entries()) {
+      const read = [...reads, ...walks][i];
+      await verify(answer, [...filtersHold(read.query), refusedOrNoneOf(read.others, ONLY_THAT_CHANNEL)]);
+    }
+  });
+
+  test('CHAN-03 An unbound token of the same user lists the groups of every channel', requirement('CHAN-03'), async ({ api, dataset, verify, profile }) => {
+    api.token('channelA');
+    api.token('channelB');
+    const channelGroups = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
+    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: channelGroups })), [
+      ...LISTED,
+      ...filtersHold({ groupIds: channelGroups }),
+      listsExactly(channelGroups),
+    ]);
+  });
+
+  test(
+    'CHAN-04 A channel-bound token finds no group of another channel through any filter, and counts none',
+    requirement('CHAN-04'),
+    async ({ api, dataset, verify, profile }) => {
+      const a = groupNamed(dataset, 'channelA');
+      const b = groupNamed(dataset, 'channelB');
+      const pairs = [
+        [a, 'channelB'],
+        [b, 'channelA'],
+      ] as const;
+      const spaces = await Promise.all([spaceOf(api, profile, a.id, 'channelA', verify), spaceOf(api, profile, b.id, 'channelB', verify)]);
+      const queries = pairs.flatMap(([other, as], i): [ListQuery, typeof as, string, number | undefined][] => [
+        [{ name: other.sent.Name }, as, other.id, 0],
+        [{ assetSpaceId: spaces[i], groupIds: [other.id] }, as, other.id, 0],
+        [{ groupType: 'AIGC', groupIds: [other.id] }, as, other.id, 0],
+      ]);
+      const answers = await together(
+        queries.map(
+          ([query, as]) =>
+            () =>
+              api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as }),
+        ),
+      );
+      for (const [i, [query, as, id, totalCount]] of queries.entries()) {
+        await test.step(`${as} ${JSON.stringify(Object.keys(query))}`, async () =>
+          verify(answers[i], [
+            ...filtersHold(query),
+            refusedOrNoneOf([id], ONLY_THAT_CHANNEL),
+            ...(totalCount === 0 ? [refusedOrCountsNone(ONLY_THAT_CHANNEL)] : []),
+          ]));
+      }
+    },
+  );
+});

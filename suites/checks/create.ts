@@ -1,0 +1,59 @@
+/** CREATE: a create answers an Id, distinct creates get distinct Ids, and the fields sent come back. */
+import type { Exchange } from '../../client/exchange';
+import { readPointer } from '../../schemas/profile';
+import { fail, idsOf, items, named, show, type Check, type Failure } from './kit';
+
+export function createdWithId(ex: Exchange): Failure | undefined {
+  const id = readPointer(ex.response?.json, '/Result/Id');
+  if (ex.response?.status !== 200 || typeof id !== 'string' || id.trim() === '') {
+    return fail(
+      createdWithId,
+      ex.response ? `HTTP ${ex.response.status}, Result.Id ${show(id)}` : `no response: ${ex.networkError}`,
+      'Success: HTTP 200, JSON envelope with Result = { Id: string <group_id> }.',
+      "answer a valid create with 200 and the new group's logical Id in Result.Id",
+    );
+  }
+  return undefined;
+}
+
+/** CREATE-03: the creates' Result.Id values all differ. */
+export function distinctCreatedIds(exchanges: Exchange[]): Failure | undefined {
+  const ids = exchanges.map((ex) => readPointer(ex.response?.json, '/Result/Id')).filter((id): id is string => typeof id === 'string');
+  const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  if (repeated.length)
+    return fail(
+      distinctCreatedIds,
+      `Result.Id ${show(repeated)} returned by more than one of ${ids.length} creates`,
+      "Id is the platform's logical group ID.",
+      'assign every new group an Id no other group has',
+    );
+  return undefined;
+}
+
+/** The list item of a created group carries back every field that was sent, unchanged. */
+export function itemMatchesSent(id: string, sent: Record<string, string>, defaults: Record<string, string>): Check {
+  return named('itemMatchesSent', (ex) => {
+    const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+    if (!item)
+      return {
+        ...fail(
+          'itemMatchesSent',
+          `no item with Id ${id} in ${show(idsOf(ex))}`,
+          'the created group is listed by its Id',
+          'list created groups once they are in the snapshot',
+        ),
+        missing: [id],
+      };
+    const expected = { ...defaults, ...sent };
+    const changed = Object.entries(expected).filter(([field, value]) => item[field] !== value);
+    if (changed.length) {
+      return fail(
+        'itemMatchesSent',
+        changed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '),
+        'Name, Title, Description, GroupType, ProjectName: create request; list item',
+        'store and return the create fields exactly as sent (no trimming, re-encoding or truncation)',
+      );
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * What a test applies that other requirements own, built from their checks: the envelope by status,
+ * an error answer, a list answer the asking requirement can read, the filters a query relied on.
+ * Nothing here is a check of its own (tests/mutants.test.ts collects checks from the family files).
+ */
+import type { Exchange } from '../../client/exchange';
+import { owned, type Owned, type Step } from './kit';
+import { envelopePresent, resultPresent, status200 } from './env';
+import { tokenAccepted } from './auth';
+import { ERROR_BODY, statusIs } from './err';
+import { everyItem } from './list';
+import { listShape } from './schema';
+
+/** The envelope is ENV-01's on a success and ENV-02's on an error; other requirements read it as a precondition. */
+export const envelopeOf = (ex: Exchange): Owned => owned((ex.response?.status ?? 0) >= 400 ? 'ENV-02' : 'ENV-01', envelopePresent);
+
+/**
+ * A response is the given error status, with the error kind the spec's table gives for it. The
+ * status is the asking requirement's; whether a kind can be read at all is ERR-01's, and whether
+ * it is the table's kind is ERR-02's, wherever the error was provoked.
+ */
+export function errorWith(status: number): Step[] {
+  return [statusIs(status), ...ERROR_BODY];
+}
+
+/**
+ * A list answer the asking requirement can read: the 200 is its own finding (the query was
+ * accepted); a missing Result is ENV-06's and an Items that is not an array is SCHEMA-02's.
+ */
+export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
+
+/** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
+export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
+
+/** A success as its owner's to give: the token accepted (AUTH-05's), then the 200 (the owner's). */
+export const succeeded = (owner: string): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];
+
+/** The filters of a list query, in the kit's terms (suites/list-body.ts turns them into the profile's field names). */
+export interface FilterQuery {
+  assetSpaceId?: string;
+  groupType?: string;
+  groupIds?: string[];
+  name?: string;
+}
+
+/**
+ * What each filter of a query promises about every item, owned by that filter's requirement: a
+ * test that uses filters to reach for something else (a scope boundary, a page) judges its own
+ * point only where the filters themselves held.
+ */
+export function filtersHold(query: FilterQuery): Step[] {
+  // Items that cannot be read, or a TotalCount that is not a number, are SCHEMA-02's, whatever was asked.
+  const steps: Step[] = [owned('SCHEMA-02', listShape)];
+  if (query.assetSpaceId !== undefined)
+    steps.push(
+      owned(
+        'LIST-02',
+        everyItem(`AssetSpaceId = ${query.assetSpaceId}`, (item) => item.AssetSpaceId === query.assetSpaceId, 'filtering by asset space'),
+      ),
+    );
+  if (query.groupType !== undefined)
+    steps.push(
+      owned(
+        'LIST-03',
+        everyItem(`GroupType = ${query.groupType}`, (item) => item.GroupType === query.groupType, 'filtering by group type'),
+      ),
+    );
+  if (query.groupIds !== undefined)
+    steps.push(
+      owned(
+        'LIST-04',
+        everyItem('Id is one of those asked for', (item) => query.groupIds!.includes(item.Id as string), 'filtering by logical ID'),
+      ),
+    );
+  // Every nameMatch setting's matches contain the query, ignoring case: exact and prefix matches are substrings too.
+  if (query.name !== undefined)
+    steps.push(
+      owned(
+        'LIST-05',
+        everyItem(
+          `Name contains ${JSON.stringify(query.name)}`,
+          (item) => typeof item.Name === 'string' && item.Name.toLowerCase().includes(query.name!.toLowerCase()),
+          'filtering by name',
+        ),
+      ),
+    );
+  return steps;
+}

@@ -1,0 +1,50 @@
+/** VIS: created groups become visible within the timeout, and stay visible. */
+import type { Exchange } from '../../client/exchange';
+import { fail, named, type Check, type Failure, type MultiCheck } from './kit';
+
+export interface VisibilityRecord {
+  key: string;
+  id: string;
+  visibleAfterMs: number | null;
+}
+
+/**
+ * VIS-01 over the create-and-wait phase's record: every group was listed within the timeout. Its last
+ * polls are the evidence; a poll the target refused says nothing about lag, most likely that it does
+ * not know the profile's Id filter: a mismatch naming those settings.
+ */
+export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): MultiCheck {
+  return named('visibleInTime', (polls: Exchange[]): Failure | undefined => {
+    const late = groups.filter((g) => g.visibleAfterMs === null || g.visibleAfterMs > timeoutMs);
+    if (!late.length) return undefined;
+    const failure = fail(
+      'visibleInTime',
+      `${late.map((g) => `${g.key} (${g.id})`).join(', ')} not listed within ${timeoutMs} ms of the create (the last polls are attached)`,
+      'The list operation reads a local snapshot of the groups. It does not contact the upstream system, so its data may lag briefly.',
+      'make created groups reach the list snapshot; raise AG_VISIBILITY_TIMEOUT_MS if your lag is longer than briefly',
+    );
+    const refused = polls.find((ex) => ex.response?.status !== 200);
+    if (refused)
+      return {
+        ...failure,
+        profileMismatch: `the visibility poll, a list filtered by Id, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField and list.filters.groupIds`,
+      };
+    return failure;
+  });
+}
+
+/**
+ * VIS-02, wherever it is noticed: groups this token listed before are missing from an answer and from
+ * the reads by Id just after it (`lost`, found by suites/fixtures.ts reading them back).
+ */
+export function staysVisible(lost: string[]): Check {
+  return named('staysVisible', () => {
+    if (!lost.length) return undefined;
+    return fail(
+      'staysVisible',
+      `${lost.join(', ')} listed before, missing from this answer and from a read by Id just after`,
+      "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",
+      'once a group is in the snapshot, keep it there',
+    );
+  });
+}

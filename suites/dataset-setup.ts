@@ -1,0 +1,300 @@
+import { Api, CONCURRENCY, listBody, RawBody } from './api';
+import type { KitConfig, TokenRole } from './config';
+import type { Exchange } from '../client/exchange';
+import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
+import type { Profile } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
+import { GROUPS, itemsOf, type Dataset, type GroupName } from './dataset';
+
+/**
+ * The create-and-wait phase, run once by suites/global-setup.ts before the suites: it creates the
+ * run's groups (suites/dataset.ts names them), provokes the client mistakes several requirements
+ * read, waits until every group is listed, and probes what the answers showed the target does
+ * differently from the profile. It never throws: it records what happened in the Dataset.
+ */
+
+/**
+ * Characters of every Unicode plane that has assigned or private-use characters (0, 1, 2, 3, 14,
+ * 15, 16), composed and combining: a value made of them must come back as sent, not normalised,
+ * re-encoded or cut at a UTF-16 boundary. Planes 4 to 13 are unassigned and not sent.
+ */
+const PLANES = ['é', 'e\u0301', '世', '🎬', '𝄞', '𠀀', '\u{30000}', '\u{E0100}', '\u{F0000}', '\u{10FFFD}'];
+
+/** Every plane once: 10 code points, 17 UTF-16 units, 35 UTF-8 bytes, well inside any bound the kit tests. */
+export const EVERY_PLANE = PLANES.join('');
+
+/**
+ * `start` padded to exactly `length` in the profile's length unit, or left as is when longer. The
+ * unit of a bound is not shown: with none stated, the padding is ASCII, whose length is the same in
+ * code points, UTF-16 units and bytes; with one stated, it is text of every plane measured in it.
+ */
+export function atLength(start: string, length: number, unit?: Profile['create']['lengthUnit']): string {
+  let out = start;
+  for (let i = 0; lengthIn(out, unit) < length; i++) {
+    const next = unit === undefined ? 'a' : PLANES[i % PLANES.length];
+    // A character that would overshoot the bound in this unit is replaced by ASCII.
+    out += lengthIn(out + next, unit) <= length ? next : 'a';
+  }
+  return out;
+}
+
+/** What each of the run's groups is created with. Kept small: it is the kit's whole footprint. */
+type Planned = { key: string; via: TokenRole; judgedBy: string; sent: Record<string, string> };
+
+function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profile): Planned[] {
+  const salt = Math.random().toString(36).slice(2, 8);
+  const name = (key: string) => `${prefix}ds-${key}-${salt}`;
+  const probe = (group: GroupName, sent: Record<string, string>, judgedBy = 'CREATE-01'): Planned => {
+    const { key, via } = GROUPS[group];
+    return { key, via, judgedBy, sent: { Name: name(key), ...sent } };
+  };
+  const { maxLength, lengthUnit } = profile.create;
+  const groups: Planned[] = [
+    probe('plain', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
+    // Text of several scripts and of every Unicode plane, well inside any bound (CREATE-02).
+    probe('everyScript', {
+      Name: `${name('p1')}-Grüße-世界`,
+      Title: `Grüße, 世界 — ✓ ${EVERY_PLANE}`,
+      Description: `Unicode survives a round trip: Grüße, 世界, Ελληνικά, ${EVERY_PLANE}`,
+      GroupType: 'AIGC',
+      ProjectName: 'agc-project',
+    }),
+    // Mixed case in the Name: LIST-07 tells how the name filter treats case.
+    probe('mixedCaseName', {
+      Name: `${prefix}ds-p2-MixedCase-${salt}`,
+      Title: 'Conformance probe p2',
+      Description: '',
+      GroupType: 'AIGC',
+      ProjectName: 'default',
+    }),
+    // Leading, trailing and inner whitespace must come back as sent, not trimmed or folded (CREATE-02).
+    probe('whitespace', {
+      Name: `${name('p3')}  x `,
+      Title: '  Conformance probe p3  ',
+      Description: ' Third of five,\tinner  spaces and a line\nbreak ',
+      GroupType: 'AIGC',
+      ProjectName: 'agc-project',
+    }),
+    // No ProjectName: CREATE-04 looks for the profile's default in the list item.
+    probe('projectNameOmitted', { Title: 'Conformance probe p4', Description: 'ProjectName omitted', GroupType: 'AIGC' }),
+    // At the profile's bounds (CREATE-05): the longest Name and Description allowed, and an empty optional Title.
+    probe(
+      'atBounds',
+      {
+        Name: atLength(`${name('p5')}-`, maxLength.Name ?? 64, lengthUnit),
+        Title: '',
+        Description: atLength('', maxLength.Description ?? 300, lengthUnit),
+        GroupType: 'AIGC',
+        ProjectName: 'default',
+      },
+      'CREATE-05',
+    ),
+    probe('channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
+    probe('channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
+  ];
+  return groups.filter((g) => has(g.via));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The largest page the profile allows, not one the size of the pending Ids: then a target that
+ * mishandles the Id filter still shows the run's few new groups on its first page, and what fails
+ * is the filter's own requirement (LIST-04), deterministically, not visibility by chance.
+ */
+function idsFilter(profile: Profile, ids: string[]): Record<string, unknown> {
+  return listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum });
+}
+
+export async function buildDataset(config: KitConfig & { baseURL: string }, profile: Profile, emptyList: Exchange): Promise<Dataset> {
+  const started = new Date();
+  const api = new Api(config, (_role, variable) => {
+    throw new Error(`${variable} is not configured`);
+  });
+  const dataset: Dataset = {
+    runId: config.runId,
+    prefix: config.namePrefix,
+    startedAt: started.toISOString(),
+    finishedAt: '',
+    visibilityTimeoutMs: config.visibilityTimeoutMs,
+    groups: [],
+    shared: { emptyList, provoked: [] },
+    lastPolls: {},
+    polls: 0,
+    retries: api.retries,
+    rateLimited: api.rateLimited,
+  };
+  let creates = api.requestStats();
+  try {
+    const planned = plan(config.namePrefix, (role) => api.has(role), profile);
+    // As many at once as a test's independent requests (client/concurrency.ts): the run's few groups in one round trip.
+    const queue = [...planned];
+    const workers = Array.from({ length: CONCURRENCY }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { exchange, attempts } = await api.create(next.sent, next.via);
+        const id = readPointer(exchange.response?.json, '/Result/Id');
+        dataset.groups.push({
+          ...next,
+          id: exchange.response?.status === 200 && typeof id === 'string' && id !== '' ? id : null,
+          create: exchange,
+          attempts,
+          createdAt: Date.now(),
+          visibleAfterMs: null,
+        });
+      }
+    });
+    // Sent beside the creates, so they cost the run no round trip of their own.
+    const provoked = provokeErrors(api, config.namePrefix);
+    await Promise.all(workers);
+    creates = api.requestStats();
+    dataset.shared.provoked = await provoked;
+    dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
+    await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
+    await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset), probeIdFilterKeepsAll(api, profile, dataset)]);
+  } catch (error) {
+    dataset.error = (error as Error).message;
+  }
+  dataset.finishedAt = new Date().toISOString();
+  dataset.requests = { creates, all: api.requestStats() };
+  return dataset;
+}
+
+/**
+ * Polls each token's list, filtered by the Ids created through that token, until every group has
+ * shown up or its visibility timeout has passed. Gentle: one request per token per round, and
+ * rounds back off from 100 ms to 2 s.
+ */
+async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, timeoutMs: number): Promise<void> {
+  let delay = 100;
+  for (;;) {
+    const pending = dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null && Date.now() - g.createdAt <= timeoutMs);
+    if (pending.length === 0) return;
+    const roles = [...new Set(pending.map((g) => g.via))];
+    await Promise.all(
+      roles.map(async (role) => {
+        const ids = pending.filter((g) => g.via === role).map((g) => g.id!);
+        const exchange = await api.call('ListAssetGroups', idsFilter(profile, ids), { as: role });
+        dataset.polls++;
+        dataset.lastPolls[role] = exchange;
+        const seen = new Set(itemsOf(exchange).map((item) => item.Id));
+        if ([...seen].some((id) => !ids.includes(id as string))) dataset.idFilterLeaked = true;
+        const answeredAt = Date.now();
+        for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
+      }),
+    );
+    if (pending.every((g) => Date.now() - g.createdAt > timeoutMs - delay))
+      dataset.unseenBecause ??= notVisibility(
+        dataset,
+        pending.map((g) => g.id!),
+      );
+    const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
+    await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
+    delay = Math.min(Math.round(delay * 1.5), 2000);
+  }
+}
+
+/**
+ * The last polls, read for what else than lag could hide the pending groups: a list the kit cannot
+ * read (Ids of another JSON type among it), or a first page holding fewer matches than it had room for.
+ */
+function notVisibility(dataset: Dataset, pending: string[]): Dataset['unseenBecause'] {
+  for (const exchange of Object.values(dataset.lastPolls)) {
+    if (!exchange || exchange.response?.status !== 200) continue;
+    // A list the kit cannot read at all (Items not an array, a TotalCount string) is SCHEMA-02's, whatever else it hides.
+    const shape = listShape(exchange);
+    if (shape) return { owner: 'SCHEMA-02', failure: shape, exchange };
+    // Ids listed as another JSON type than create answered are listShape's (SCHEMA-02's) finding above.
+    const late = firstPageHoldsMatches(pending)(exchange);
+    if (late) return { owner: 'PAGE-05', failure: late, exchange };
+  }
+  return undefined;
+}
+
+/** The client mistakes every error requirement reads: each is one the spec documents an error for. */
+function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
+  const create = {
+    Name: `${prefix}provoked-${Math.random().toString(36).slice(2, 8)}`,
+    Title: 'Must be refused',
+    Description: '',
+    GroupType: 'AIGC',
+    ProjectName: 'default',
+  };
+  return Promise.all([
+    api.createRefused(create, { as: null }),
+    api.call('ListAssetGroups', {}, { as: null }),
+    // "A missing or invalid token yields HTTP 401": whatever the body, so a body checked first must not answer 400 (AUTH-01).
+    api.createRefused(new RawBody('{"Name": '), { as: null }),
+    api.call('ListAssetGroups', 'not an object', { as: null }),
+    api.call('CreateAssetGroup', new RawBody('{"Name": ')),
+    api.call('ListAssetGroups', new RawBody('{"Filter": ')),
+    api.call('CreateAssetGroup', [create]),
+    api.call('ListAssetGroups', 'not an object'),
+  ]);
+}
+
+/**
+ * Pages of size 1 over the run's visible primary groups: does the target read the profile's paging
+ * fields at all? A first page holding more than one, or a second page holding the first page's group
+ * under another PageNumber than 2, shows it does not: the paging requirements are then not assessable.
+ */
+async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  if (seen.length < 2) return;
+  const { pageNumber, pageSize } = profile.list;
+  const [first, second] = await Promise.all(
+    [1, 2].map((number) => api.call('ListAssetGroups', listBody(profile, { groupIds: seen, pageNumber: number, pageSize: 1 }))),
+  );
+  const held = itemsOf(first).length;
+  const echoed = readPointer(first.response?.json, '/Result/PageSize');
+  if (held > 1 && echoed !== 1) {
+    (dataset.profileMismatch ??= {}).paging =
+      `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}: the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
+    return;
+  }
+  const ids = (ex: Exchange) => itemsOf(ex).map((item) => item.Id);
+  const number = readPointer(second.response?.json, '/Result/PageNumber');
+  if (held === 1 && JSON.stringify(ids(first)) === JSON.stringify(ids(second)) && number !== 2) {
+    (dataset.profileMismatch ??= {}).paging =
+      `pages asked with ${pageNumber.field}: 1 and 2 held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
+  }
+}
+
+/** The first other Id-filter name under which the target lists exactly these groups, if any. */
+export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<string | undefined> {
+  const others = FIELD_NAME_CANDIDATES.groupIds.filter((name) => name !== profile.list.filters.groupIds);
+  const answers = await Promise.all(others.map((name) => api.call('ListAssetGroups', { [profile.list.filterField]: { [name]: ids } })));
+  const index = answers.findIndex((ex) => {
+    const listed = itemsOf(ex).map((item) => item.Id);
+    return listed.length === ids.length && ids.every((id) => listed.includes(id));
+  });
+  return index < 0 ? undefined : others[index];
+}
+
+/**
+ * The polls listed groups they did not ask for: under a name APIs of this family also use, a target
+ * that filters follows another profile; one that filters under no name is broken (LIST-04 fails).
+ */
+async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  if (!dataset.idFilterLeaked) return;
+  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  if (!seen.length) return;
+  const fits = await idFilterNamed(api, profile, seen.slice(0, 2));
+  if (fits)
+    (dataset.profileMismatch ??= {}).idFilter =
+      `the Id filter ${profile.list.filterField}.${profile.list.filters.groupIds} was ignored, ${profile.list.filterField}.${fits} filters: set list.filters.groupIds: ${fits}`;
+}
+
+/**
+ * The run's seen primary groups asked for together, with room for all: an Id filter that keeps only
+ * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
+ * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
+ */
+async function probeIdFilterKeepsAll(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  if (seen.length < 2 || dataset.idFilterLeaked) return;
+  const exchange = await api.call('ListAssetGroups', idsFilter(profile, seen));
+  const failure = idFilterHoldsAll(seen)(exchange);
+  if (!failure) return;
+  dataset.unseenBecause ??= { owner: 'LIST-04', failure, exchange };
+  dataset.idFilterDrops = true;
+}

@@ -1,0 +1,45 @@
+import { test, requirement } from './fixtures';
+import { onSuccesses, provokedErrors, successes } from './dataset';
+import { JSON_ANSWER, distinctRequestIds, envelopeOf, envelopePresent, jsonContentType, requestIdNonEmpty, resultPresent } from './checks';
+
+// The answers judged here were sent once, by the create-and-wait phase (suites/dataset-setup.ts): the
+// run's first create, the preflight's list with body {}, and the client mistakes it provoked.
+// Reading them costs the target no request.
+
+test.describe('ENV envelope and content type', () => {
+  test(
+    'ENV-01 A successful response carries ResponseMetadata with RequestId, Action, Version, Service and Region',
+    requirement('ENV-01'),
+    async ({ dataset, verify }) => {
+      await onSuccesses(dataset, verify, () => [envelopePresent]);
+      // Every create of the run answered 200 is a success to read too, whichever token sent it.
+      for (const group of dataset.groups.filter((g) => g.create.response?.status === 200)) await verify(group.create, [JSON_ANSWER, envelopePresent]);
+    },
+  );
+
+  test(
+    'ENV-02 An error response carries ResponseMetadata with RequestId, Action, Version, Service and Region',
+    requirement('ENV-02'),
+    async ({ dataset, verify }) => {
+      for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, envelopePresent]);
+    },
+  );
+
+  test('ENV-03 ResponseMetadata.RequestId is a non-empty string', requirement('ENV-03'), async ({ dataset, verify }) => {
+    await onSuccesses(dataset, verify, (ex) => [envelopeOf(ex), requestIdNonEmpty]);
+    for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), requestIdNonEmpty]);
+  });
+
+  test('ENV-04 Distinct requests get distinct RequestIds', requirement('ENV-04'), async ({ dataset, judge }) => {
+    // Every answer of the phase: the list, the creates of every token, the provoked errors. Those without a RequestId are ENV-03's.
+    await judge([dataset.shared.emptyList, ...dataset.groups.map((g) => g.create), ...dataset.shared.provoked], distinctRequestIds);
+  });
+
+  test('ENV-05 Responses are JSON with a JSON content type', requirement('ENV-05'), async ({ dataset, verify }) => {
+    for (const ex of [...successes(dataset).map((s) => s.exchange), ...dataset.shared.provoked]) await verify(ex, [jsonContentType]);
+  });
+
+  test('ENV-06 A successful response carries a Result object', requirement('ENV-06'), async ({ dataset, verify }) => {
+    await onSuccesses(dataset, verify, () => [resultPresent]);
+  });
+});

@@ -1,0 +1,212 @@
+import fc from 'fast-check';
+import { test, requirement, groupsOf, listBody, LISTED, pagingAssessable } from './fixtures';
+import { checkProperty, sentAhead } from './property';
+import { modelRuns } from './page-model';
+import {
+  ERROR_BODY,
+  SHAPED,
+  filtersHold,
+  itemsAtMost,
+  listedBy,
+  owned,
+  pagesPartition,
+  pagingBounds,
+  pagingEchoes,
+  pastEndAnswer,
+  resultPresent,
+  tokenAccepted,
+  totalAtMost,
+  totalCountIs,
+} from './checks';
+import { ahead, together } from './api';
+
+// Pages of the run's own groups (their Ids), so a run costs the same whatever else the target holds;
+// then generated paging values, and a model of creates, lists and page walks.
+
+test.describe('PAGE paging fields and invariants', () => {
+  /** The run's primary groups, paged two at a time: enough for three pages, the last one short. */
+  const PAGE_SIZE = 2;
+
+  test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const sizes = [1, PAGE_SIZE];
+    const answers = await together(sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: 1, pageSize }))));
+    for (const [i, pageSize] of sizes.entries()) await verify(answers[i], [...LISTED, ...filtersHold({ groupIds: ids }), itemsAtMost(pageSize)]);
+  });
+
+  test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    // Pages within the result: what a page past the end says is PAGE-06's (the profile's list.pageNumber.pastEnd).
+    const pagings = [
+      [2, PAGE_SIZE],
+      [1, profile.list.pageSize.maximum],
+      [2, 3],
+    ];
+    const answers = await together(
+      pagings.map(
+        ([pageNumber, pageSize]) =>
+          () =>
+            api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize })),
+      ),
+    );
+    for (const [i, [pageNumber, pageSize]] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
+  });
+
+  test("PAGE-03 Omitted paging values take the profile's defaults", requirement('PAGE-03'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
+    const { pageNumber, pageSize } = profile.list;
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const filtered = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids }));
+    await verify(filtered, [...listedBy('LIST-04'), pagingEchoes(pageNumber.default, pageSize.default)]);
+    await verify(dataset.shared.emptyList, [...listedBy('LIST-01'), pagingEchoes(pageNumber.default, pageSize.default)]);
+  });
+
+  test('PAGE-04 TotalCount is the number of matching groups, not the size of the page', requirement('PAGE-04'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const pages = await together(
+      [1, 2].map((pageNumber) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize: PAGE_SIZE }))),
+    );
+    for (const page of pages)
+      await verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('LIST-04', totalAtMost(ids.length)), totalCountIs(ids.length)]);
+  });
+
+  test('PAGE-05 Walking the pages of one query yields each group exactly once', requirement('PAGE-05'), async ({ api, dataset, verify, judge, profile }) => {
+    pagingAssessable(dataset);
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const pages = await together(
+      Array.from(
+        { length: Math.ceil(ids.length / PAGE_SIZE) },
+        (_, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: i + 1, pageSize: PAGE_SIZE })),
+      ),
+    );
+    for (const page of pages) await verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('PAGE-01', itemsAtMost(PAGE_SIZE))]);
+    await judge(pages, pagesPartition(ids));
+  });
+
+  test('PAGE-06 A page past the end is answered as the profile says', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const lastPage = Math.ceil(ids.length / PAGE_SIZE);
+    const answer = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: lastPage + 1, pageSize: PAGE_SIZE }));
+    // Judged before anything that needs a 200: a refusal may be the profile's choice.
+    const judged = pastEndAnswer(lastPage + 1, lastPage, ids.length);
+    const refused = (answer.response?.status ?? 0) >= 400;
+    await verify(
+      answer,
+      refused
+        ? [owned('AUTH-05', tokenAccepted), judged, ...ERROR_BODY]
+        : [
+            owned('AUTH-05', tokenAccepted),
+            owned('ENV-06', resultPresent),
+            SHAPED,
+            ...filtersHold({ groupIds: ids }),
+            owned('LIST-04', totalAtMost(ids.length)),
+            judged,
+            owned('PAGE-04', totalCountIs(ids.length)),
+          ],
+    );
+  });
+
+  test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07'), async ({ api, dataset, verify, profile }) => {
+    pagingAssessable(dataset);
+    const { pageNumber, pageSize } = profile.list;
+    const invalid: [string, unknown, unknown][] = [
+      [`${pageNumber.field} below its minimum`, pageNumber.minimum - 1, undefined],
+      [`negative ${pageNumber.field}`, -1, undefined],
+      [`fractional ${pageNumber.field}`, 1.5, undefined],
+      [`${pageNumber.field} as a string`, '1', undefined],
+      [`${pageSize.field} below its minimum`, undefined, pageSize.minimum - 1],
+      [`${pageSize.field} above its maximum`, undefined, pageSize.maximum + 1],
+      [`${pageSize.field} as a string`, undefined, String(pageSize.default)],
+    ];
+    const answers = await ahead(
+      invalid.map(
+        ([, number, size]) =>
+          () =>
+            api.call('ListAssetGroups', listBody(profile, { pageNumber: number, pageSize: size })),
+      ),
+    );
+    for (const [i, [what, number, size]] of invalid.entries()) {
+      await test.step(what, async () => {
+        const answer = await answers[i];
+        const judged = pagingBounds(number === undefined ? 'pageSize' : 'pageNumber', number ?? size);
+        // Where the profile clamps, a page size above the maximum is a valid list; otherwise every value here is refused,
+        // and a 400 whose body or kind is wrong is ENV's and ERR's finding.
+        const clamped = pageSize.aboveMaximum === 'clamp' && size === pageSize.maximum + 1;
+        return verify(answer, clamped ? [owned('AUTH-05', tokenAccepted), judged, owned('ENV-06', resultPresent), SHAPED] : [judged, ...ERROR_BODY]);
+      });
+    }
+  });
+});
+
+test.describe('PAGE paging values, generated', () => {
+  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
+    pagingAssessable(dataset);
+    const { pageNumber, pageSize } = profile.list;
+    const badNumber = fc.oneof(
+      fc.integer({ min: -1_000, max: pageNumber.minimum - 1 }),
+      fc.double({ min: pageNumber.minimum, max: 1_000, noNaN: true, noInteger: true }),
+    );
+    // Above the maximum is not invalid where the profile clamps: PAGE-07's own test judges that case.
+    const badSize = fc.oneof(
+      fc.integer({ min: -1_000, max: pageSize.minimum - 1 }),
+      ...(pageSize.aboveMaximum === 'refuse' ? [fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 })] : []),
+      fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }),
+    );
+    const body = fc.oneof(
+      badNumber.map((n) => ({ pageNumber: n as unknown })),
+      badSize.map((s) => ({ pageSize: s as unknown })),
+    );
+    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging)));
+    await checkProperty(
+      testInfo,
+      kit.config,
+      fc.asyncProperty(body, async (paging) => {
+        const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
+        await verify(await answer(paging), [pagingBounds(field, value), ...ERROR_BODY]);
+      }),
+    );
+  });
+
+  test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
+    pagingAssessable(dataset);
+    const { pageNumber, pageSize } = profile.list;
+    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    // Pages within the result: a page past the end is PAGE-06's (list.pageNumber.pastEnd). Page n of size s is within while (n-1)*s < the groups.
+    const paging = fc.integer({ min: pageSize.minimum, max: pageSize.maximum }).chain((size) =>
+      fc.record({
+        number: fc.integer({ min: pageNumber.minimum, max: Math.max(pageNumber.minimum, Math.ceil(ids.length / size) - 1 + pageNumber.minimum) }),
+        size: fc.constant(size),
+      }),
+    );
+    const answer = await sentAhead(kit.config, [paging], ({ number, size }) =>
+      api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: number, pageSize: size })),
+    );
+    await checkProperty(
+      testInfo,
+      kit.config,
+      fc.asyncProperty(paging, async ({ number, size }) => {
+        await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);
+      }),
+    );
+  });
+});
+
+test(
+  'PAGE-05 Walking the pages of one query yields each group exactly once (model-based: lists agree with a simple model across creates, filters and pages; seed AG_SEED)',
+  requirement('PAGE-05'),
+  async ({ api, dataset, verify, judge, profile, kit }, testInfo) => {
+    await modelRuns({ api, dataset, verify, judge, profile, kit }, testInfo, 0);
+  },
+);
+
+test(
+  'PAGE-05 Walking the pages of one query yields each group exactly once (model-based: lists agree with a simple model across creates, filters and pages; seed AG_SEED + 1)',
+  requirement('PAGE-05'),
+  async ({ api, dataset, verify, judge, profile, kit }, testInfo) => {
+    await modelRuns({ api, dataset, verify, judge, profile, kit }, testInfo, 1);
+  },
+);
