@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { readPointer, type Profile } from '../schemas/profile';
 import { BUDGET, type Decision, type Discovery } from './probe';
 import { ISO8601_UTC_PATTERN } from './list';
-import { errorKindNames } from '../schemas/spec';
+import { errorKindNames, pointerParts } from '../schemas/spec';
 
 const ERROR_KINDS = errorKindNames();
 const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'];
@@ -99,10 +99,7 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
   // The error part: one object per step of the two pointers, Code and Message as the leaves.
   const root: Record<string, unknown> = { description: `${note} Where an error body carries its kind and message.`, type: 'object' };
   const place = (pointer: string, leaf: Record<string, unknown>) => {
-    const parts = pointer
-      .slice(1)
-      .split('/')
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = pointerParts(pointer);
     let node = root;
     for (const [i, part] of parts.entries()) {
       node.required = [...new Set([...((node.required as string[] | undefined) ?? []), part])];

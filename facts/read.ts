@@ -16,7 +16,7 @@ import type { RetryCounts } from '../client/retry';
 import { oneLine } from '../client/safe-text';
 import type { Failure } from '../suites/checks/kit';
 import { ANNOTATION, ATTACHMENT, type CounterexampleFact, type LagsFact, type RunFact, type TargetIdentityFact } from './record';
-import { isObject as isJsonObject } from '../schemas/spec';
+import { isObject as isJsonObject, parseJson } from '../schemas/spec';
 
 /** A failure as a report keeps it: the check's own lines, and the exchange it judged (bounded, redacted when recorded). */
 export interface RecordedFailure extends Failure {
@@ -220,14 +220,6 @@ const isObject = (value: unknown): value is JsonObject => isJsonObject(value);
 
 function isFailure(value: unknown): value is Failure {
   return isObject(value) && ['check', 'received', 'documented', 'fix'].every((key) => typeof value[key] === 'string');
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

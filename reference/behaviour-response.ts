@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { isObject, type ApiError } from './behaviour-base';
 import type { EncodedResponse, HookContext, ResponseMetadata } from './behaviour';
+import { pointerParts } from '../schemas/spec';
 
 export function newRequestId(): string {
   return randomUUID();
@@ -26,10 +27,7 @@ export function encodeResponse(payload: unknown): EncodedResponse {
 }
 
 function setPointer(target: Record<string, unknown>, pointer: string, value: unknown): void {
-  const parts = pointer
-    .slice(1)
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerParts(pointer);
   let node = target;
   for (const part of parts.slice(0, -1)) {
     if (!isObject(node[part])) node[part] = {};

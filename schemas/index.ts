@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import YAML from 'yaml';
 import { loadProfile, ProfileError, SPEC_DIR, type Profile } from './profile';
-import { errorKinds, SPEC_VERSION } from './spec';
+import { errorKinds, pointerParts, SPEC_VERSION } from './spec';
 
 export const OPENAPI_PATH = path.join(SPEC_DIR, 'openapi.yaml');
 
@@ -126,10 +126,7 @@ export function validate(name: ComponentName | (string & {}), data: unknown): { 
 export { errorKinds } from './spec';
 
 function withPointer(data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
-  const parts = pointer
-    .slice(1)
-    .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerParts(pointer);
   let node = data;
   for (const part of parts.slice(0, -1)) {
     if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};

@@ -49,3 +49,22 @@ export function errorKinds(operationId: string): Record<number, string> {
 
 /** Every error kind of the spec's table, over both operations. */
 export const errorKindNames = (): string[] => [...new Set(OPERATIONS.flatMap((op) => Object.values(errorKinds(op))))];
+
+/** The keys of a JSON pointer (RFC 6901), unescaped. */
+export const pointerParts = (pointer: string): string[] =>
+  pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** The parsed JSON of a text, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a text is JSON at all (a body of `null` included). */
+export const isJsonText = (text: string): boolean => parseJson(text) !== undefined || text.trim() === 'null';

@@ -18,6 +18,7 @@ import type { Dataset } from './dataset';
 import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
 import { ahead } from './api';
+import { isJsonText } from '../schemas/spec';
 
 /** A 4xx: neither a 5xx, nor a dropped connection, nor acceptance. The error's envelope and body are ENV-02's and ERR's. */
 const refused: Check[] = [clientError];
@@ -29,14 +30,7 @@ const refused: Check[] = [clientError];
  */
 const refusedWithEnvelope: Step[] = [clientError, JSON_ANSWER, owned('ENV-02', envelopePresent), owned('ERR-01', errorKindReadable)];
 
-const isJson = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const isJson = isJsonText;
 
 /** The client mistakes the create-and-wait phase provoked with a token (suites/dataset-setup.ts): malformed JSON, or JSON that is not an object. */
 const provokedWithToken = (dataset: Dataset, malformed: boolean) =>

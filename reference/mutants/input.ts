@@ -1,6 +1,7 @@
 /** INPUT: what the server does with unusual or invalid input; refused with a 4xx, never a 500. */
 import { ApiError, codePointLength, defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
 import { family, isObject, perServer, syntaxError, utf8 } from './helpers';
+import { isJsonText } from '../../schemas/spec';
 
 /**
  * The end of the first JSON value of `text` (after leading whitespace), or -1: what Go's
@@ -29,14 +30,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 const rateLimitedOnce = perServer(() => new Set<string>());
 
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const parsesAsJson = isJsonText;
 
 export const INPUT = family({
   /** A hand-written parser crashes on an invalid escape sequence (500) instead of refusing it. */
