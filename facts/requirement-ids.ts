@@ -7,6 +7,7 @@ export const REQUIREMENT_IDS = [
   'ENV-04',
   'ENV-05',
   'ENV-06',
+  'ENV-07',
   'VER-01',
   'VER-02',
   'VER-03',

@@ -118,6 +118,9 @@ function foldKeys(body: Record<string, unknown>, names: readonly string[]): Reco
   return out;
 }
 
+let regionTurn = 0;
+const nextRegion = () => (regionTurn++ % 2 === 0 ? 'region-a' : 'region-b');
+
 export const VARIANTS: readonly Variant[] = [
   // ---------------------------------------------------------------- order and paging
   {
@@ -184,6 +187,15 @@ export const VARIANTS: readonly Variant[] = [
         contentType: status >= 400 ? 'application/problem+json; charset=utf-8' : 'application/json',
         text: JSON.stringify(payload),
       }),
+    },
+  },
+  {
+    name: 'regionPerRequest',
+    description: 'a multi-region deployment behind one address: answers name region-a and region-b in turn as ResponseMetadata.Region',
+    allows: 'ResponseMetadata.Region | string | Region name <region>.',
+    hooks: {
+      successBody: (meta: ResponseMetadata, result: unknown, ctx: HookContext) => defaultHooks.successBody({ ...meta, Region: nextRegion() }, result, ctx),
+      errorBody: (meta: ResponseMetadata, error: ApiError, ctx: HookContext) => defaultHooks.errorBody({ ...meta, Region: nextRegion() }, error, ctx),
     },
   },
   // ---------------------------------------------------------------- visibility lag

@@ -1,6 +1,6 @@
 import { test, requirement } from './fixtures';
 import { onSuccesses, provokedErrors, successes } from './dataset';
-import { JSON_ANSWER, distinctRequestIds, envelopeOf, envelopePresent, jsonContentType, requestIdNonEmpty, resultPresent } from './checks';
+import { JSON_ANSWER, distinctRequestIds, envelopeOf, envelopePresent, jsonContentType, requestIdNonEmpty, resultPresent, sameService } from './checks';
 
 // The answers judged here were sent once, by the create-and-wait phase (suites/dataset-setup.ts): the
 // run's first create, the preflight's list with body {}, and the client mistakes it provoked.
@@ -41,5 +41,9 @@ test.describe('ENV envelope and content type', () => {
 
   test('ENV-06 A successful response carries a Result object', requirement('ENV-06'), async ({ dataset, verify }) => {
     await onSuccesses(dataset, verify, () => [resultPresent]);
+  });
+
+  test('ENV-07 ResponseMetadata.Service names the same service on every response', requirement('ENV-07'), async ({ dataset, judge }) => {
+    await judge([dataset.shared.emptyList, ...dataset.groups.map((g) => g.create), ...dataset.shared.provoked], sameService);
   });
 });

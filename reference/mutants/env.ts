@@ -208,4 +208,10 @@ export const ENV = family({
     description: 'error bodies start with a UTF-8 byte order mark (EF BB BF), as a .NET StreamWriter with Encoding.UTF8 writes it',
     hooks: { wire: (answer) => (answer.status < 400 ? answer : { ...answer, body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), answer.body]) }) },
   },
+  /** An API gateway answers the requests it refuses itself (no token) and writes its own name as the Service. */
+  gatewayServiceOnAuthErrors: {
+    breaks: 'ENV-07',
+    description: 'the 401 answers, written by the gateway in front, name the gateway as ResponseMetadata.Service',
+    hooks: { errorBody: (meta, error, ctx) => defaultHooks.errorBody(error.status === 401 ? { ...meta, Service: 'api-gateway' } : meta, error, ctx) },
+  },
 });

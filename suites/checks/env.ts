@@ -129,3 +129,22 @@ export function distinctRequestIds(exchanges: Exchange[]): Failure | undefined {
     );
   return undefined;
 }
+
+/** ENV-07: one Service name across the answers (those without a string Service are ENV-01's and ENV-02's). */
+export function sameService(exchanges: Exchange[]): Failure | undefined {
+  const names = [
+    ...new Set(exchanges.map((ex) => readPointer(ex.response?.json, '/ResponseMetadata/Service')).filter((name): name is string => typeof name === 'string')),
+  ];
+  if (names.length > 1) {
+    const where = names.map(
+      (name) => `${show(name)} (HTTP ${exchanges.find((ex) => readPointer(ex.response?.json, '/ResponseMetadata/Service') === name)?.response?.status})`,
+    );
+    return fail(
+      sameService,
+      `ResponseMetadata.Service ${where.join(', ')} across ${exchanges.length} responses`,
+      'ResponseMetadata.Service | string | Service name <service_name>.',
+      'name the service the same way on every response, errors answered by a gateway included',
+    );
+  }
+  return undefined;
+}
