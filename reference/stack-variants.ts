@@ -1,0 +1,209 @@
+/**
+ * Variants that reproduce what the common stacks do by default (Express, Go net/http, Python,
+ * Java Spring/Jackson, ASP.NET, a reverse proxy in front): each a legitimate choice the spec leaves
+ * open, as reference/variants.ts's are, and listed after them in VARIANTS. Each cites where the
+ * default comes from.
+ */
+import { randomBytes } from 'node:crypto';
+import { defaultHooks } from './behaviour';
+import { brotli, expressEtag, gzipped, headerOf, unicodeEscape, withHeader, writeJson, type JsonStyle, type WireAnswer } from './wire';
+import { isObject } from '../schemas/spec';
+import type { Variant } from './variants';
+
+const HTTP_JSON = 'The service is an HTTP/JSON interface.';
+const TIMESTAMP = 'CreateTime | string, ISO 8601 UTC timestamp <timestamp> | list item | Set by the service.';
+
+/** The reference's answers written by another serializer (`style`), under `contentType` (default: the reference's). */
+function encodedAs(style: JsonStyle, contentType = 'application/json; charset=utf-8', trailer = '') {
+  return (payload: unknown) => ({ contentType, text: `${writeJson(payload, style)}${trailer}` });
+}
+
+/** Now in UTC with `digits` fraction digits: the milliseconds of Date, the rest from the monotonic clock's sub-millisecond part. */
+function utcNow(digits: number): { base: string; fraction: string } {
+  const iso = new Date().toISOString();
+  const subMs = String(process.hrtime.bigint() % 1000000n).padStart(6, '0');
+  return { base: iso.slice(0, 19), fraction: `${iso.slice(20, 23)}${subMs}`.slice(0, digits) };
+}
+
+/** The reference's create and list steps, but a body's keys match the names they expect case-insensitively (an exact match first). */
+function foldKeys(body: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  for (const name of names) {
+    if (Object.prototype.hasOwnProperty.call(out, name)) continue;
+    const key = Object.keys(out).find((k) => k.toLowerCase() === name.toLowerCase());
+    if (key !== undefined) {
+      out[name] = out[key];
+      delete out[key];
+    }
+  }
+  return out;
+}
+
+export const STACK_VARIANTS: readonly Variant[] = [
+  // ---------------------------------------------------------------- Express (Node)
+  {
+    name: 'expressDefaultHeaders',
+    // Express sets X-Powered-By unless app.disable('x-powered-by'), and res.send a weak ETag (the etag package).
+    description: 'Express defaults: X-Powered-By: Express and a weak ETag on every answer',
+    allows: HTTP_JSON,
+    hooks: { wire: (a: WireAnswer) => ({ ...a, headers: { 'X-Powered-By': 'Express', ...a.headers, ETag: expressEtag(a.body) } }) },
+  },
+  // ---------------------------------------------------------------- Go (net/http, encoding/json)
+  {
+    name: 'goHtmlEscapedJson',
+    // encoding/json escapes <, >, & and U+2028/U+2029 in strings by default ("so that the JSON will be safe to embed
+    // inside HTML <script> tags"; SetEscapeHTML(false) turns it off); json.Encoder.Encode ends with a newline;
+    // handlers commonly set Content-Type: application/json with no charset (JSON is UTF-8 by RFC 8259).
+    description:
+      'Go encoding/json: <, >, & written as \\u003c, \\u003e, \\u0026 (and U+2028/9 escaped), a trailing newline, Content-Type application/json without charset',
+    allows: HTTP_JSON,
+    hooks: {
+      encodeResponse: encodedAs({ escape: (ch) => ('<>&\u2028\u2029'.includes(ch) ? unicodeEscape(ch) : undefined) }, 'application/json', '\n'),
+    },
+  },
+  {
+    name: 'goNanoTimestamps',
+    // time.Time's MarshalJSON writes RFC 3339 with nanoseconds (time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z07:00"):
+    // trailing zeros of the fraction dropped, Z for UTC.
+    description: 'Go time.Time: RFC 3339 with up to 9 fraction digits, trailing zeros dropped (2026-11-23T00:50:41.315847123Z)',
+    allows: TIMESTAMP,
+    hooks: {
+      timestamp: () => {
+        const { base, fraction } = utcNow(9);
+        const trimmed = fraction.replace(/0+$/, '');
+        return `${base}${trimmed ? `.${trimmed}` : ''}Z`;
+      },
+    },
+  },
+  {
+    name: 'goCaseInsensitiveKeys',
+    // encoding/json's Unmarshal matches keys to struct fields "preferring an exact match but also accepting a case-insensitive match".
+    description: 'Go encoding/json decoding: body keys match field names case-insensitively (name for Name, filter keys too)',
+    allows: 'Which body fields are required and how invalid values are rejected: not shown.',
+    hooks: {
+      validateCreate: (body, ctx) => defaultHooks.validateCreate(foldKeys(body, ['Name', 'Title', 'Description', 'GroupType', 'ProjectName']), ctx),
+      validateList: (body, ctx) => {
+        const { filterField, filters, pageNumber, pageSize } = ctx.profile.list;
+        const top = foldKeys(body, [filterField, pageNumber.field, pageSize.field]);
+        const filter = top[filterField];
+        if (isObject(filter)) top[filterField] = foldKeys(filter, Object.values(filters));
+        return defaultHooks.validateList(top, ctx);
+      },
+    },
+  },
+  // ---------------------------------------------------------------- Python (json, datetime, Flask)
+  {
+    name: 'pythonJsonDumps',
+    // json.dumps defaults: ensure_ascii=True ("all incoming non-ASCII characters escaped", astral ones as surrogate
+    // pairs) and separators (', ', ': ').
+    description: 'Python json.dumps defaults: every non-ASCII character as \\uXXXX (surrogate pairs beyond the BMP), ", " and ": " separators',
+    allows: HTTP_JSON,
+    hooks: {
+      encodeResponse: encodedAs(
+        { escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), itemSeparator: ', ', keySeparator: ': ' },
+        'application/json',
+      ),
+    },
+  },
+  {
+    name: 'flaskJsonify',
+    // Flask's jsonify (DefaultJSONProvider): sort_keys=True, ensure_ascii=True, compact, a trailing newline, mimetype application/json.
+    description: 'Flask jsonify: keys sorted, non-ASCII as \\uXXXX, a trailing newline, Content-Type application/json',
+    allows: HTTP_JSON,
+    hooks: {
+      encodeResponse: encodedAs({ escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), sortKeys: true }, 'application/json', '\n'),
+    },
+  },
+  {
+    name: 'pythonIsoformatTimestamps',
+    // datetime.now(timezone.utc).isoformat(): microseconds and "+00:00"; the fraction is left out when it is zero.
+    description: 'Python datetime.isoformat(): six fraction digits and +00:00 (2026-11-23T00:50:41.315847+00:00)',
+    allows: TIMESTAMP,
+    hooks: {
+      timestamp: () => {
+        const { base, fraction } = utcNow(6);
+        return `${base}${/^0+$/.test(fraction) ? '' : `.${fraction}`}+00:00`;
+      },
+    },
+  },
+  // ---------------------------------------------------------------- Java (Jackson, Spring)
+  {
+    name: 'jacksonOffsetTimestamps',
+    // Jackson's StdDateFormat, "yyyy-MM-dd'T'HH:mm:ss.SSSZ": milliseconds and an offset without colon before 2.11 ("+0000").
+    description: 'Jackson StdDateFormat (before 2.11): milliseconds and a +0000 offset (2026-11-23T00:50:41.315+0000)',
+    allows: TIMESTAMP,
+    hooks: { timestamp: () => new Date().toISOString().replace(/Z$/, '+0000') },
+  },
+  {
+    name: 'springDefaultHeaders',
+    // Spring MVC writes bodies chunked with application/json (no charset since 5.2), adds the CORS Vary headers, and
+    // Spring Security its cache and framing headers.
+    description:
+      "Spring Boot defaults: chunked bodies, Content-Type application/json, Vary for CORS, Spring Security's Cache-Control, Pragma, Expires, X-Frame-Options",
+    allows: HTTP_JSON,
+    hooks: {
+      wire: (a: WireAnswer) => ({
+        ...a,
+        headers: {
+          ...withHeader(a.headers, 'Content-Type', headerOf(a.headers, 'content-type')?.replace(/;\s*charset=utf-8/i, '')),
+          Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-cache, no-store, max-age=0, must-revalidate',
+          Pragma: 'no-cache',
+          Expires: '0',
+          'X-Frame-Options': 'DENY',
+          'Transfer-Encoding': 'chunked',
+        },
+      }),
+    },
+  },
+  // ---------------------------------------------------------------- .NET (ASP.NET Core, System.Text.Json)
+  {
+    name: 'aspNetEscapedJson',
+    // System.Text.Json's default encoder (JavaScriptEncoder.Default) escapes every non-ASCII character and the
+    // HTML-sensitive ", &, ', +, <, >, ` as \uXXXX with upper-case hex ("\u0436\u0430\u0440\u043A\u043E").
+    description: 'System.Text.Json defaults: non-ASCII and " & \' + < > ` written as \\uXXXX (upper-case hex)',
+    allows: HTTP_JSON,
+    hooks: { encodeResponse: encodedAs({ escape: (ch) => (ch.codePointAt(0)! > 0x7e || '"&\'+<>`'.includes(ch) ? unicodeEscape(ch, true) : undefined) }) },
+  },
+  {
+    name: 'aspNetRoundTripTimestamps',
+    // DateTimeOffset.UtcNow.ToString("o"): seven fraction digits and +00:00.
+    description: '.NET round-trip format "o" of a DateTimeOffset: seven fraction digits and +00:00 (2026-11-23T00:50:41.3158470+00:00)',
+    allows: TIMESTAMP,
+    hooks: {
+      timestamp: () => {
+        const { base, fraction } = utcNow(7);
+        return `${base}.${fraction}+00:00`;
+      },
+    },
+  },
+  // ---------------------------------------------------------------- a reverse proxy in front (nginx, haproxy)
+  {
+    name: 'proxyGzipAlways',
+    // RFC 9110 §12.5.3: a request without Accept-Encoding accepts any coding; a proxy may compress every answer.
+    description: 'a proxy gzips every answer (Content-Encoding: gzip, Vary: Accept-Encoding), whatever the request said',
+    allows: HTTP_JSON,
+    hooks: { wire: gzipped },
+  },
+  {
+    name: 'proxyBrotliAlways',
+    description: 'a proxy compresses every answer with Brotli (Content-Encoding: br), whatever the request said',
+    allows: HTTP_JSON,
+    hooks: { wire: brotli },
+  },
+  {
+    name: 'proxyConnectionClose',
+    // nginx with keepalive_timeout 0, haproxy with option httpclose: every answer closes its connection.
+    description: 'a proxy closes every connection after its answer (Connection: close)',
+    allows: HTTP_JSON,
+    hooks: { wire: (a: WireAnswer) => ({ ...a, headers: withHeader(a.headers, 'Connection', 'close') }) },
+  },
+  {
+    name: 'nginxHeaders',
+    // nginx's Server header, and $request_id (32 hex digits) passed on as X-Request-Id.
+    description: 'nginx in front: Server: nginx and an X-Request-Id of 32 hex digits on every answer',
+    allows: HTTP_JSON,
+    hooks: { wire: (a: WireAnswer) => ({ ...a, headers: { ...a.headers, Server: 'nginx', 'X-Request-Id': randomBytes(16).toString('hex') } }) },
+  },
+];
