@@ -91,6 +91,13 @@ export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: B
       goal: '',
       met: '',
     });
+    rows.push({
+      measure: `${scenario.label}: groups created (server count)`,
+      values: rs.map((r) => String(r.groups)),
+      median: String(median(rs.map((r) => r.groups))),
+      goal: '',
+      met: '',
+    });
     if (scenario.goal && plain) {
       const ratio = wall / plainMedian;
       rows.push({
@@ -159,7 +166,7 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
       `### ${scenario.label}`,
       '',
       `Runs of this scenario that other processes disturbed and that were therefore run again: ${rerun.get(scenario.key) ?? 0}.`,
-      `Median run: ${s(mid.wallMs)} s, ${mid.requests} requests, verdict \`${mid.verdict}\` (exit ${mid.exitCode}), ${mid.passed} passed, ${mid.failed} failed, ${mid.skipped} skipped; ${cpu(mid)}.`,
+      `Median run: ${s(mid.wallMs)} s, ${mid.requests} requests, ${mid.groups} groups created, verdict \`${mid.verdict}\` (exit ${mid.exitCode}), ${mid.passed} passed, ${mid.failed} failed, ${mid.skipped} skipped; ${cpu(mid)}.`,
       `Setup: ${mid.setup?.all.count ?? '?'} requests (${mid.setup?.creates.count ?? '?'} creates in a chain of ${mid.setup?.creates.chain ?? '?'}, the rest visibility polls; whole chain ${mid.setup?.all.chain ?? '?'}).`,
       `Median request latency ${mid.medianLatencyMs} ms; floor = ${scenario.server.lagMs ?? server.lagMs} ms + (${mid.setupChain} + ${mid.longestTest.chain}) × ${mid.medianLatencyMs} ms = ${s(mid.floorMs)} s.`,
       '',

@@ -78,6 +78,8 @@ export interface RunResult {
   targetCpuS?: number;
   othersS?: number;
   requests: number;
+  /** Groups the run created on the target (the server's count of accepted creates): the kit's footprint. */
+  groups: number;
   exitCode: number | null;
   verdict: string;
   passed: number;
@@ -110,6 +112,7 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
   const jsonFile = path.join(work, 'report.json');
   try {
     const before = server.stats().requests;
+    const createsBefore = server.stats().creates;
     const run = await runTimed(
       [CLI, 'test', `--reporter=${REPORTERS.join(',')}`, `--output=${path.join(work, 'output')}`],
       {
@@ -117,6 +120,8 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
         ...KIT_ENV,
         AG_BASE_URL: server.url,
         AG_RUN_ID: runId,
+        // The run's dataset is read back below for the setup's figures; the bench removes it itself.
+        AG_KEEP_TEMP: '1',
         AG_REPORT_DIR: path.join(work, 'report'),
         PLAYWRIGHT_JSON_OUTPUT_FILE: jsonFile,
       },
@@ -124,6 +129,7 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
     );
     const wallMs = run.wallMs;
     const requests = server.stats().requests - before;
+    const groups = server.stats().creates - createsBefore;
     if (!existsSync(jsonFile))
       throw new Error(
         `${scenario.key} run ${round}: no JSON report (exit ${run.code}${run.timedOut ? ', stopped at the time limit' : ''})\n${run.output.slice(-2000)}`,
@@ -144,6 +150,7 @@ async function conformanceRun(scenario: Scenario, round: number): Promise<RunRes
     return {
       wallMs,
       requests,
+      groups,
       exitCode: run.code,
       cpuS: run.cpuS,
       targetCpuS: run.targetCpuS,
