@@ -57,7 +57,16 @@ export default defineConfig<{}, KitWorkerOptions>({
   // A test waits at most for visibility plus a few requests; this bounds a hung target too.
   timeout: kit.visibilityTimeoutMs + 6 * kit.requestTimeoutMs,
   // The list on the console, then the conformance outputs; exit-status last, so the verdict ends the output.
-  reporter: [['list'], ['./reporters/json.ts'], ['./reporters/html.ts'], ['./reporters/junit.ts'], ['./reporters/exit-status.ts']],
+  // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
+  reporter: [
+    ['list'],
+    ['./reporters/json.ts'],
+    ['./reporters/html.ts'],
+    ['./reporters/junit.ts'],
+    ['./reporters/har.ts'],
+    ['./reporters/summary.ts'],
+    ['./reporters/exit-status.ts'],
+  ],
   globalSetup: './suites/global-setup.ts',
   // Beside the run's reports, so two runs with their own report folders never share one.
   outputDir: path.join(kit.reportDir, 'test-output'),

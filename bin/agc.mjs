@@ -2,7 +2,8 @@
 // @ts-check
 // agc: a thin wrapper over Playwright for people who will not learn its flags. It turns options
 // into the kit's environment variables, runs the suites, and exits with the verdict; it also
-// starts the reference server (reference/main.ts) and `agc profile discover` (discover/main.ts).
+// starts the reference server (reference/main.ts), `agc profile discover` (discover/main.ts), and
+// `agc certify` / `agc verify` (certify/main.ts).
 // Exit statuses are bin/exit-codes.mjs's, the same for every command.
 //
 // Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
@@ -24,6 +25,8 @@ const require = createRequire(import.meta.url);
 const PLAYWRIGHT = require.resolve('@playwright/test/cli');
 const TSX_DIR = path.dirname(require.resolve('tsx/package.json'));
 const TSX = path.join(TSX_DIR, 'dist', 'cli.mjs');
+// certify and verify run in the user's folder (their paths are relative to it), compiled by the kit's own tsconfig.
+const CERTIFY = ['--tsconfig', path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'certify', 'main.ts')];
 
 /**
  * @typedef {object} Option one option of a command
@@ -122,6 +125,31 @@ const MERGE_OPTIONS = {
   help: RUN_OPTIONS.help,
 };
 
+/**
+ * `agc certify`: the run options that make sense for N runs against one target (no shard, grep or
+ * baseline: a certification runs everything), and its own.
+ * @type {Record<string, Option>}
+ */
+const CERTIFY_OPTIONS = {
+  'base-url': RUN_OPTIONS['base-url'],
+  'report-dir': {
+    ...RUN_OPTIONS['report-dir'],
+    help: "where certificate.json, index.html and each run's reports (run-1/, run-2/, …) go (default certification)",
+  },
+  profile: RUN_OPTIONS.profile,
+  waivers: RUN_OPTIONS.waivers,
+  seed: { ...RUN_OPTIONS.seed, help: "the first run's seed; run k uses seed + k - 1 (default random, recorded)" },
+  runs: { type: 'string', arg: 'N', help: 'how many runs, each with its own seed; conformant only if every run is (default 3)' },
+  'sign-key': { type: 'string', arg: 'FILE', path: true, help: 'an Ed25519 private key (PEM) that signs the certificate' },
+  'visibility-timeout': RUN_OPTIONS['visibility-timeout'],
+  'request-timeout': RUN_OPTIONS['request-timeout'],
+  'num-runs': RUN_OPTIONS['num-runs'],
+  workers: RUN_OPTIONS.workers,
+  'user-agent': RUN_OPTIONS['user-agent'],
+  'keep-temp': RUN_OPTIONS['keep-temp'],
+  help: RUN_OPTIONS.help,
+};
+
 /** @returns {string} */
 function usage() {
   /** @param {Record<string, Option>} options */
@@ -138,12 +166,19 @@ Commands:
   profile discover --out FILE
                        probe the target and draft its profile file, for review before a run
                        (agc profile discover --help for what it sends and its options)
+  certify              run the suites --runs N times (seeds S, S+1, …) and write a certificate
+                       (certificate.json, index.html) that agc verify checks
+  verify CERT          check a certificate: its runs' report hashes and, with --public-key FILE,
+                       its signature (agc verify --help; exits 0 holds, 1 mismatch, 3 usage)
 
 agc run options:
 ${lines(RUN_OPTIONS)}
 
 agc merge options:
 ${lines(MERGE_OPTIONS)}
+
+agc certify options (the combined verdict is the worst run's; exit status as agc run's):
+${lines(CERTIFY_OPTIONS)}
 
 Tokens come from the environment or .env only, never from options:
   AG_TOKEN (required with --base-url), AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A, AG_TOKEN_CHANNEL_B
@@ -304,6 +339,23 @@ async function main(argv) {
     const root = playwrightRoot(env);
     return verdictExit(reportDir, await run(PLAYWRIGHT, ['merge-reports', '--config', path.join(root, 'playwright.config.ts'), blobDir], env, root));
   }
+  if (command === 'certify') {
+    // The certification itself is certify/ (certify/certify.ts); it runs `agc run` once per seed.
+    const { values, positionals } = parse(rest, CERTIFY_OPTIONS);
+    if (values.help) return (console.log(usage()), EXIT.ok);
+    if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const runs = text(values, 'runs');
+    const workers = text(values, 'workers');
+    if (runs !== undefined && !/^[1-9]\d*$/.test(runs)) throw new UsageError(`--runs must be a positive whole number, not ${runs}`);
+    if (workers && !/^[1-9]\d*$/.test(workers)) throw new UsageError(`--workers must be a positive whole number, not ${workers}`);
+    const env = environmentFor(values, CERTIFY_OPTIONS);
+    if (existsSync('.env')) dotenv.config({ path: path.resolve('.env'), processEnv: /** @type {Record<string, string>} */ (env), quiet: true });
+    const signKey = text(values, 'sign-key');
+    if (signKey === '') throw new UsageError('--sign-key needs a value');
+    const args = [...(runs ? ['--runs', runs] : []), ...(workers ? ['--workers', workers] : []), ...(signKey ? ['--sign-key', path.resolve(signKey)] : [])];
+    return run(TSX, [...CERTIFY, 'certify', ...args], env, process.cwd());
+  }
+  if (command === 'verify') return run(TSX, [...CERTIFY, 'verify', ...rest], process.env, process.cwd());
   throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
 }
 

@@ -23,7 +23,9 @@ export interface KitRun {
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && key !== 'TEST_WORKER_INDEX' && key !== 'TEST_PARALLEL_INDEX') env[key] = value;
+    // A CI job's step summary is the job's own: the kit runs its tests start must not append to it.
+    const notForChildren = ['TEST_WORKER_INDEX', 'TEST_PARALLEL_INDEX', 'GITHUB_STEP_SUMMARY'];
+    if (!key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && !notForChildren.includes(key)) env[key] = value;
   }
   return env;
 }

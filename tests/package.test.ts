@@ -1,10 +1,13 @@
-// The kit as a package: `npm pack` ships what running needs and nothing else, and the tarball,
-// installed into an empty project, runs there as the README says: `npx agc reference` starts the
+// The kit as a package: its package.json says what a published package must say (Apache-2.0,
+// not private, Node 20, the `agc` bin), `npm publish --dry-run` passes with no warning about the
+// package, `npm pack` ships what running needs and nothing else (LICENSE in, tests, bench and
+// examples out), and the tarball, installed into an empty project, runs there as the README says:
+// `npx agc run` checks the embedded reference server and exits 0, `npx agc reference` starts the
 // reference server, `npx agc run --base-url URL` (tokens from that project's .env) writes
 // ./conformance-report/ in that project and exits with the verdict, `npx agc profile discover`
 // starts from the installed discover/.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
@@ -19,14 +22,58 @@ const kitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...
 
 const output = (done: Done) => `exit ${done.status}\n--- stdout\n${done.stdout.slice(-4000)}\n--- stderr\n${done.stderr.slice(-4000)}`;
 
+/** Paths a published kit must not hold: the kit's own tests, bench and examples, what only they read, and local leftovers. */
+const TEST_ONLY =
+  /^(tests|bench|examples|\.ci|node_modules|test-results|conformance-report)\/|(^|\/)\.env$|^spec\/single-path\.ts$|^schemas\/cases\.yaml$|^reference\/kill-matrix\.|^reference\/mutants\.expected\.yaml$/;
+
+/**
+ * npm's warnings that are about the machine, not the package: its own configuration (an npmrc
+ * setting this npm no longer knows or has deprecated) and the registry login a dry run does not need.
+ */
+const ENVIRONMENT_WARNING = [/^npm warn Unknown (user|env|project|global|builtin|cli) config /i, /^npm warn config /i, /requires you to be logged in/i];
+
+test('package.json says what a published package must: Apache-2.0, not private, Node 20, the agc bin', () => {
+  const pkg = readJson<Record<string, any>>(path.join(ROOT, 'package.json'));
+  expect(pkg.name).toBe('asset-group-conformance-kit');
+  expect(pkg.private).toBeUndefined();
+  expect(pkg.license).toBe('Apache-2.0');
+  expect(pkg.engines).toEqual({ node: '>=20' });
+  expect(pkg.bin).toEqual({ agc: 'bin/agc.mjs' });
+  expect(readFileSync(path.join(ROOT, 'bin', 'agc.mjs'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  expect(typeof pkg.description).toBe('string');
+  expect(pkg.keywords.length).toBeGreaterThan(0);
+  // The licence text itself, as the Apache Software Foundation publishes it.
+  const licence = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+  expect(licence).toContain('Apache License\n                           Version 2.0, January 2004');
+  expect(licence).toContain('END OF TERMS AND CONDITIONS');
+});
+
+test('npm publish --dry-run exits 0 with no warning about the package', async () => {
+  // --dry-run publishes nothing; it does ask the registry whether the version already exists.
+  const done = await exec('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, env: kitEnv(), timeoutMs: 120_000 });
+  expect(done.status, output(done)).toBe(0);
+  const all = `${done.stdout}\n${done.stderr}`;
+  expect(all, output(done)).toMatch(/\(dry-run\)/);
+  expect(all, output(done)).toMatch(/^\+ asset-group-conformance-kit@\d+\.\d+\.\d+/m);
+  expect(all, output(done)).toMatch(/^npm notice .*\bLICENSE$/m);
+  const lines = all.split('\n').map((line) => line.trim());
+  expect(lines.filter((line) => /^npm (err|error)\b/i.test(line))).toEqual([]);
+  // Anything npm auto-corrects or questions in package.json ("npm pkg fix", a cleaned bin, a
+  // normalised repository, a missing field) is a warning of its own: none may be left.
+  const warnings = lines.filter((line) => /^npm warn\b/i.test(line));
+  expect(warnings.filter((line) => !ENVIRONMENT_WARNING.some((allowed) => allowed.test(line)))).toEqual([]);
+});
+
 test('npm pack ships what running needs, and no tests, bench or examples', async () => {
   const done = await exec('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: kitEnv(), timeoutMs: 60_000 });
   expect(done.status, output(done)).toBe(0);
-  const [{ files }] = JSON.parse(done.stdout) as { files: { path: string }[] }[];
+  const [{ files, size }] = JSON.parse(done.stdout) as { files: { path: string }[]; size: number }[];
   const paths = files.map((f) => f.path);
   for (const needed of [
     'package.json',
     'README.md',
+    'LICENSE',
+    '.env.example',
     'bin/agc.mjs',
     'bin/exit-codes.mjs',
     'discover/main.ts',
@@ -39,6 +86,12 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     'schemas/conformance-report.schema.json',
     'reference/main.ts',
     'reference/server.ts',
+    // `agc reference --mutant/--variant` and their --list-* read these.
+    'reference/mutants.ts',
+    'reference/mutants/auth.ts',
+    'reference/variants.ts',
+    'reference/stack-variants.ts',
+    'reference/profile-variants.ts',
     'spec/openapi.yaml',
     'spec/openapi.single-path.yaml',
     'spec/profile.yaml',
@@ -50,14 +103,13 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     paths.some((p) => p.startsWith('suites/') && p.endsWith('.spec.ts')),
     'the suites',
   ).toBe(true);
-  const unwanted = paths.filter(
-    (p) => /^(tests|bench|examples|\.ci|node_modules|test-results|conformance-report)\//.test(p) || /(^|\/)\.env$/.test(p) || p === 'spec/single-path.ts',
-  );
-  expect(unwanted).toEqual([]);
+  expect(paths.filter((p) => TEST_ONLY.test(p))).toEqual([]);
+  // Loose: a stray folder (node_modules, a report, a bench dataset) would be megabytes.
+  expect(size, 'packed size in bytes').toBeLessThan(1024 * 1024);
 });
 
-test('the packed kit installs into an empty project, where `npx agc reference` and `npx agc run --base-url` work and write ./conformance-report/', async () => {
-  test.setTimeout(300_000);
+test('the packed kit installs into an empty project, where `npx agc run` (embedded), `npx agc reference` and `npx agc run --base-url` work and write ./conformance-report/', async () => {
+  test.setTimeout(540_000);
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-package-'));
   // The project holds a full node_modules: removed when the test ends, whatever its outcome.
   try {
@@ -79,11 +131,57 @@ async function packInstallAndRun(work: string): Promise<void> {
     return path.join(work, packed[0]);
   });
 
+  await test.step('the tarball holds LICENSE, and no tests, bench or examples', async () => {
+    const listed = await exec('tar', ['-tzf', tarball], { cwd: work, env: kitEnv(), timeoutMs: 60_000 });
+    expect(listed.status, output(listed)).toBe(0);
+    const paths = listed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((entry) => entry.replace(/^package\//, ''));
+    expect(paths).toContain('LICENSE');
+    expect(paths).toContain('package.json');
+    expect(paths.filter((p) => TEST_ONLY.test(p))).toEqual([]);
+  });
+
   await test.step('npm install ./asset-group-conformance-kit-x.y.z.tgz into an empty project', async () => {
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'someone-elses-project', version: '1.0.0', private: true }, null, 2));
     const done = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, env: kitEnv(), timeoutMs: 240_000 });
     expect(done.status, output(done)).toBe(0);
     expect(existsSync(path.join(project, 'node_modules', '.bin', 'agc'))).toBe(true);
+    expect(existsSync(path.join(project, 'node_modules', 'asset-group-conformance-kit', 'LICENSE'))).toBe(true);
+  });
+
+  await test.step('npx agc run, no --base-url: the embedded reference server is conformant, exit 0', async () => {
+    const done = await exec('npx', ['--no', 'agc', 'run'], {
+      cwd: project,
+      env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7' }),
+      timeoutMs: 240_000,
+    });
+    const summaryPath = path.join(project, 'conformance-report', 'conformance.json');
+    expect(existsSync(summaryPath), output(done)).toBe(true);
+    const summary = readJson<ConformanceSummary>(summaryPath);
+    expect(summary.target.embedded).toBe(true);
+    expect(summary.verdict, summary.firstReason ?? output(done)).toBe('conformant');
+    expect(done.status, output(done)).toBe(EXIT.ok);
+    // The run against the stand-alone server below writes its own reports here.
+    rmSync(path.join(project, 'conformance-report'), { recursive: true, force: true });
+  });
+
+  await test.step('npx agc certify --runs 2, no --base-url: two conformant runs and a certificate that npx agc verify accepts', async () => {
+    const done = await exec('npx', ['--no', 'agc', 'certify', '--runs', '2', '--seed', '7', '--num-runs', '3', '--report-dir', 'certification'], {
+      cwd: project,
+      env: kitEnv(),
+      timeoutMs: 300_000,
+    });
+    expect(done.status, output(done)).toBe(EXIT.ok);
+    const certificate = readJson<{ verdict: string; runs: { verdict: string }[] }>(path.join(project, 'certification', 'certificate.json'));
+    expect({ verdict: certificate.verdict, runs: certificate.runs.map((r) => r.verdict) }).toEqual({
+      verdict: 'conformant',
+      runs: ['conformant', 'conformant'],
+    });
+    const verified = await exec('npx', ['--no', 'agc', 'verify', 'certification/certificate.json'], { cwd: project, env: kitEnv(), timeoutMs: 60_000 });
+    expect(verified.status, output(verified)).toBe(EXIT.ok);
+    rmSync(path.join(project, 'certification'), { recursive: true, force: true });
   });
 
   await test.step('npx agc profile discover --help runs the installed discover/; a usage error exits 3', async () => {

@@ -1,0 +1,227 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadProfile } from '../schemas/profile';
+import { loadCatalogue } from '../schemas/requirements';
+import { isExpired, loadWaivers } from '../reporters/waivers';
+import type { ConformanceSummary } from '../reporters/verdict';
+import { redactDeep, redactText, secretPattern, secretsFromEnv } from '../client/redact';
+import { oneLine } from '../client/safe-text';
+import { REFERENCE_TOKEN_VARIABLES } from '../suites/config';
+import { EXIT, SIGNALLED, exitForVerdict } from '../bin/exit-codes.mjs';
+import {
+  buildCertificate,
+  canonicalJson,
+  sha256,
+  signCertificate,
+  type Certificate,
+  type CertifiedRun,
+  type CertifiedWaiver,
+  type ProfileInForce,
+} from './certificate';
+import { renderCertificatePage } from './html';
+import { readCertificate } from './verify';
+import type { KeyObject } from 'node:crypto';
+
+/**
+ * `agc certify`: the suites run N times against one target, each run with its own seed (S, S+1,
+ * …) and its own report folder (DIR/run-1, …), through `agc run` itself, so a certification runs
+ * exactly what a run does. Then DIR/certificate.json and DIR/index.html.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const AGC = path.join(ROOT, 'bin', 'agc.mjs');
+
+export class CertifyError extends Error {}
+
+export interface CertifyOptions {
+  runs: number;
+  reportDir: string;
+  /** The first run's seed; random when undefined. */
+  seed: number | undefined;
+  signKey: KeyObject | undefined;
+  workers: string | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runs `agc run` once; SIGINT is forwarded (SIGTERM would orphan Playwright's webServer), and an interrupted run ends the certification. */
+function agcRun(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; interrupted: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [AGC, 'run', ...args], { cwd: process.cwd(), env, stdio: 'inherit' });
+    let interrupted = false;
+    const forward = () => {
+      interrupted = true;
+      child.kill('SIGINT');
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve({ code: code ?? (signal ? SIGNALLED : EXIT.error), interrupted });
+    });
+  });
+}
+
+/**
+ * What an earlier certification left in DIR (its certificate, its page and the run folders it
+ * names) is removed, so nothing stale sits beside the new certificate. Nothing else in DIR is
+ * touched: only a file that is a certificate of this kit counts as an earlier certification.
+ */
+function clearOutputs(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'certificate.json');
+  if (!existsSync(file)) return;
+  let previous: Certificate;
+  try {
+    previous = readCertificate(file);
+  } catch {
+    throw new CertifyError(`${file} exists and is not a certificate of agc certify: give another --report-dir`);
+  }
+  const runDirs = previous.runs.map((r) => String(r?.report ?? '').split('/')[0]).filter((name) => /^run-\d+$/.test(name));
+  for (const name of runDirs) rmSync(path.join(dir, name), { recursive: true, force: true });
+  rmSync(path.join(dir, 'index.html'), { force: true });
+  rmSync(file, { force: true });
+}
+
+/** A base URL as a certificate may show it: a password in it is never written. */
+function publicURL(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (!url.username && !url.password) return raw;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return raw;
+  }
+}
+
+function profileInForce(profilePath: string | undefined): ProfileInForce {
+  const hash = (p: unknown) => sha256(canonicalJson(p));
+  const merged = loadProfile(profilePath);
+  const mergedHash = hash(merged);
+  // A file that changes nothing judges exactly as the reference profile does.
+  const reference = !profilePath || mergedHash === hash(loadProfile());
+  return {
+    name: merged.name,
+    path: profilePath ?? null,
+    reference,
+    sha256: mergedHash,
+    fileSha256: profilePath ? sha256(readFileSync(profilePath)) : null,
+  };
+}
+
+function waiversInForce(file: string | undefined, reports: ConformanceSummary[], now: Date): Certificate['waivers'] {
+  const entries: CertifiedWaiver[] = loadWaivers(file, new Set(loadCatalogue().requirements.map((r) => r.id))).map((w) => ({
+    ...w,
+    state: isExpired(w, now) ? 'expired' : 'in force',
+    appliedInRuns: reports.flatMap((r, i) => (r.waivers.applied.some((a) => a.id === w.id) ? [i + 1] : [])),
+  }));
+  return { file: file ?? null, fileSha256: file ? sha256(readFileSync(file)) : null, entries };
+}
+
+/** Values every run must share; a difference means the runs cannot be certified together. */
+function same<T>(reports: ConformanceSummary[], what: string, pick: (r: ConformanceSummary) => T): T {
+  const first = canonicalJson(pick(reports[0]));
+  const other = reports.findIndex((r) => canonicalJson(pick(r)) !== first);
+  if (other >= 0) throw new CertifyError(`run ${other + 1} has another ${what} than run 1: the runs cannot be certified together`);
+  return pick(reports[0]);
+}
+
+const distinct = (values: (string | null)[]): string[] => [...new Set(values.filter((v): v is string => v !== null))];
+
+/** Runs the certification; resolves to the exit status (the combined verdict's, or the kit's error). */
+export async function certify(options: CertifyOptions): Promise<number> {
+  const { runs, reportDir, env } = options;
+  const embedded = !env.AG_BASE_URL;
+  const runEnv: NodeJS.ProcessEnv = { ...env };
+  // One summary for the certification, not one per run, in a CI job's page.
+  delete runEnv.GITHUB_STEP_SUMMARY;
+  // Files named in the environment are resolved here, once, so the runs and the certificate read the same ones.
+  for (const name of ['AG_PROFILE', 'AG_WAIVERS'] as const) if (runEnv[name]) runEnv[name] = path.resolve(runEnv[name]);
+  // The embedded server's tokens are chosen here, as `agc run` would, so that the certificate's
+  // own redaction knows every token the runs used.
+  if (embedded) for (const name of Object.values(REFERENCE_TOKEN_VARIABLES)) runEnv[name] ||= `ref-${randomBytes(12).toString('hex')}`;
+  const first = options.seed ?? randomBytes(4).readUInt32BE() >>> 1;
+  const seeds = Array.from({ length: runs }, (_, i) => first + i);
+  // Read before the runs: a wrong profile or waiver file costs nothing but this line.
+  const profile = profileInForce(runEnv.AG_PROFILE || undefined);
+  loadWaivers(runEnv.AG_WAIVERS || undefined, new Set(loadCatalogue().requirements.map((r) => r.id)));
+
+  clearOutputs(reportDir);
+  const reports: ConformanceSummary[] = [];
+  const records: CertifiedRun[] = [];
+  for (const [i, seed] of seeds.entries()) {
+    const name = `run-${i + 1}`;
+    const dir = path.join(reportDir, name);
+    console.log(`agc certify: run ${i + 1} of ${runs}, seed ${seed}, reports in ${dir}`);
+    const args = ['--report-dir', dir, ...(options.workers ? ['--workers', options.workers] : [])];
+    const { code, interrupted } = await agcRun(args, { ...runEnv, AG_SEED: String(seed), AG_REPORT_DIR: dir });
+    const file = path.join(dir, 'conformance.json');
+    if (interrupted || code === SIGNALLED) {
+      console.error(`agc certify: run ${i + 1} was interrupted; no certificate is written`);
+      return SIGNALLED;
+    }
+    if (code === EXIT.error || !existsSync(file)) {
+      console.error(`agc certify: run ${i + 1} ended with an error of the kit or its configuration (see above); no certificate is written`);
+      return EXIT.error;
+    }
+    const bytes = readFileSync(file);
+    const report = JSON.parse(bytes.toString('utf8')) as ConformanceSummary;
+    if (report.seed !== seed) throw new CertifyError(`run ${i + 1} reports seed ${report.seed}, not the ${seed} it was given`);
+    reports.push(report);
+    records.push({
+      run: i + 1,
+      seed,
+      verdict: report.verdict,
+      firstReason: report.firstReason,
+      runId: report.runId,
+      baseURL: report.target.baseURL === null ? null : publicURL(report.target.baseURL),
+      service: report.target.service,
+      region: report.target.region,
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      report: `${name}/conformance.json`,
+      reportSha256: sha256(bytes),
+      html: `${name}/index.html`,
+    });
+  }
+
+  const spec = same(reports, 'spec (spec/openapi.yaml, spec/requirements.yaml)', (r) => ({ sha256: r.kit.specHash, files: r.kit.files }));
+  same(reports, 'profile', (r) => r.profile);
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const now = new Date();
+  let certificate = buildCertificate({
+    kit: { name: pkg.name, version: pkg.version },
+    spec,
+    profile,
+    target: {
+      baseURL: embedded ? null : publicURL(env.AG_BASE_URL!),
+      embedded,
+      service: distinct(reports.map((r) => r.target.service)),
+      region: distinct(reports.map((r) => r.target.region)),
+    },
+    issuedAt: now.toISOString(),
+    runs: records,
+    waivers: waiversInForce(runEnv.AG_WAIVERS || undefined, reports, now),
+  });
+  // The last guard, before signing: no form of any token the runs used stays in what is handed over.
+  const redactor = secretPattern(secretsFromEnv(runEnv));
+  certificate = redactDeep(certificate, redactor);
+  if (options.signKey) certificate = signCertificate(certificate, options.signKey);
+
+  writeFileSync(path.join(reportDir, 'certificate.json'), `${JSON.stringify(certificate, null, 2)}\n`);
+  writeFileSync(path.join(reportDir, 'index.html'), redactText(renderCertificatePage(certificate), redactor, '&lt;redacted token&gt;'));
+
+  console.log(`agc certify: ${certificate.verdict} (${certificate.runs.map((r) => `run ${r.run}: ${r.verdict}`).join(', ')})`);
+  if (certificate.notice) console.log(`agc certify: NOTICE: ${oneLine(certificate.notice)}`);
+  console.log(`agc certify: certificate ${path.join(reportDir, 'certificate.json')}, page ${path.join(reportDir, 'index.html')}`);
+  console.log(
+    certificate.signature
+      ? `agc certify: signed with the Ed25519 key sha256:${certificate.signature.publicKeySha256}`
+      : 'agc certify: not signed (--sign-key FILE signs it)',
+  );
+  return exitForVerdict(certificate.verdict);
+}

@@ -1,0 +1,105 @@
+import { esc } from '../reporters/html-parts';
+import type { Verdict } from '../reporters/verdict';
+import type { Certificate } from './certificate';
+
+/**
+ * DIR/index.html of `agc certify`: one self-contained page (no fetch, no external CSS or JS) with
+ * the combined verdict, the notice if any, each run's verdict and a link to its own page, and the
+ * certificate's facts. Every value is escaped: a target's Service or Region is its text, not markup.
+ */
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  conformant: 'Certified conformant',
+  'non-conformant': 'Not conformant',
+  incomplete: 'Incomplete: not certified',
+};
+
+const fact = (label: string, value: unknown) => `<div><dt>${esc(label)}</dt><dd>${esc(value)}</dd></div>`;
+const list = (values: readonly string[]) => (values.length ? values.join(', ') : '—');
+
+/** Only the certificate's own relative paths become links; anything else is shown as text. */
+const link = (href: string, text: string) => (/^run-\d+\/[a-z.]+$/.test(href) ? `<a href="${esc(href)}">${esc(text)}</a>` : esc(text));
+
+export function renderCertificatePage(c: Certificate): string {
+  const runs = c.runs
+    .map(
+      (r) => `<tr class="${esc(r.verdict)}">
+  <td>${esc(r.run)}</td><td>${esc(r.seed)}</td><td><strong>${esc(r.verdict)}</strong>${r.firstReason ? `<div class="meta">${esc(r.firstReason)}</div>` : ''}</td>
+  <td>${link(r.html, 'report')} · ${link(r.report, 'conformance.json')}</td>
+  <td><code>${esc(r.reportSha256)}</code></td><td>${esc(r.startedAt)}</td>
+</tr>`,
+    )
+    .join('\n');
+  const waivers = c.waivers.entries.length
+    ? `<ul>${c.waivers.entries
+        .map(
+          (w) =>
+            `<li><strong>${esc(w.id)}</strong> (${esc(w.state)}${w.expires ? `, expires ${esc(w.expires)}` : ''}): ${esc(w.reason)} · ${esc(w.link)} · ${esc(
+              w.appliedInRuns.length ? `applied in run ${w.appliedInRuns.join(', ')}` : 'not needed in any run',
+            )}</li>`,
+        )
+        .join('')}</ul><p class="meta">Waiver file ${esc(c.waivers.file)} · sha256 ${esc(c.waivers.fileSha256)}</p>`
+    : '<p>No waiver file was in force.</p>';
+  const signature = c.signature ? `Ed25519, key sha256:${c.signature.publicKeySha256}` : 'not signed (agc certify --sign-key FILE signs the certificate)';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Asset-group certification: ${esc(VERDICT_TEXT[c.verdict])}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header class="banner ${esc(c.verdict)}" role="status">
+  <h1>${esc(VERDICT_TEXT[c.verdict])}</h1>
+  <p>${esc(c.target.baseURL ?? 'the embedded reference server')} · ${esc(c.runs.length)} runs, seeds ${esc(c.seeds.join(', '))} · profile ${esc(c.profile)} · kit ${esc(c.kit.version)} · ${esc(c.issuedAt)}</p>
+</header>
+<main>
+${c.notice ? `<p class="notice" role="note"><strong>Notice:</strong> ${esc(c.notice)}</p>` : ''}
+<p>Conformant only if every run is: the combined verdict is the worst of the runs'.</p>
+<section aria-labelledby="runs">
+  <h2 id="runs">Runs</h2>
+  <table class="runs">
+    <thead><tr><th>run</th><th>seed</th><th>verdict</th><th>reports</th><th>sha256 of conformance.json</th><th>started</th></tr></thead>
+    <tbody>
+${runs}
+    </tbody>
+  </table>
+</section>
+<section aria-labelledby="facts">
+  <h2 id="facts">Certificate</h2>
+  <dl class="facts">
+    ${fact('Target', c.target.baseURL ?? 'embedded reference server (one per run)')}
+    ${fact('Service reported', list(c.target.service))}
+    ${fact('Region reported', list(c.target.region))}
+    ${fact('Kit', `${c.kit.name} ${c.kit.version}`)}
+    ${fact('Spec sha256 (openapi + requirements)', c.spec.sha256)}
+    ${fact('Profile', `${c.profileInForce.name}${c.profileInForce.path ? ` (${c.profileInForce.path})` : ''}${c.profileInForce.reference ? ', the reference profile' : ', a custom profile'}`)}
+    ${fact('Profile sha256', c.profileInForce.sha256)}
+    ${fact('Issued', c.issuedAt)}
+    ${fact('Signature', signature)}
+  </dl>
+  <h3>Waivers</h3>
+  ${waivers}
+</section>
+</main>
+<footer><p>Written by ${esc(c.kit.name)} ${esc(c.kit.version)}. <code>certificate.json</code> beside this page is what is handed over; <code>agc verify certificate.json --public-key FILE</code> checks it.</p></footer>
+</body>
+</html>
+`;
+}
+
+const CSS = `
+:root{--ok:#17643a;--bad:#a01c1c;--warn:#7a5200;--muted:#555;--line:#ddd}
+*{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;background:#fff}
+main,footer{max-width:1100px;margin:0 auto;padding:0 16px}
+.banner{padding:20px 16px;color:#fff}.banner h1{margin:0 0 4px;font-size:28px}.banner p{margin:4px 0}
+.banner.conformant{background:var(--ok)}.banner.non-conformant{background:var(--bad)}.banner.incomplete{background:var(--warn)}
+.notice{background:#fff6e0;border:2px solid #e0c070;padding:8px 12px;overflow-wrap:anywhere}
+table.runs{border-collapse:collapse;width:100%}table.runs th,table.runs td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+tr.conformant td:nth-child(3){color:var(--ok)}tr.non-conformant td:nth-child(3){color:var(--bad)}tr.incomplete td:nth-child(3){color:var(--warn)}
+code{font-size:12px;overflow-wrap:anywhere}
+.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px 16px}.facts div{border-bottom:1px solid var(--line)}
+dt{font-weight:600;color:var(--muted);font-size:13px}dd{margin:0 0 6px;overflow-wrap:anywhere}
+.meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
+`;

@@ -1,0 +1,337 @@
+import { test, expect } from './fixtures';
+import { generateKeyPairSync } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { filesBelow, readJson, ROOT, runAgc, type KitRun } from './harness';
+import {
+  buildCertificate,
+  canonicalJson,
+  combinedVerdict,
+  privateKeyFrom,
+  publicKeyFrom,
+  sha256,
+  signatureProblem,
+  signCertificate,
+  type Certificate,
+  type CertificateFacts,
+} from '../certify/certificate';
+import { renderCertificatePage } from '../certify/html';
+import type { ConformanceSummary } from '../reporters/verdict';
+import { EXIT } from '../bin/exit-codes.mjs';
+
+const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-certify-'));
+
+/** Known reference tokens, so that the test can look for them in everything the certification wrote. */
+const TOKENS = {
+  AG_REF_TOKEN: 'ref-certify-primary-0123456789abcdef',
+  AG_REF_TOKEN_OTHER_USER: 'ref-certify-other-0123456789abcdef',
+  AG_REF_TOKEN_CHANNEL_A: 'ref-certify-chan-a-0123456789abcdef',
+  AG_REF_TOKEN_CHANNEL_B: 'ref-certify-chan-b-0123456789abcdef',
+};
+const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5' };
+
+const pem = (key: { export(o: { type: 'pkcs8' | 'spki'; format: 'pem' }): string | Buffer }, type: 'pkcs8' | 'spki') =>
+  String(key.export({ type, format: 'pem' }));
+
+/** Copies a certification folder, so each tampering starts from the intact one. */
+function copyOf(dir: string): string {
+  const copy = path.join(tmp(), 'cert');
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+}
+
+/** Changes one byte of a file: the first occurrence of `from` (one character) after `marker` becomes `to`. */
+function changeOneByte(file: string, marker: string, to: string): void {
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(marker);
+  expect(at, `${marker} in ${file}`).toBeGreaterThanOrEqual(0);
+  const i = at + marker.length;
+  expect(text[i]).not.toBe(to);
+  writeFileSync(file, `${text.slice(0, i)}${to}${text.slice(i + 1)}`);
+}
+
+const mismatches = (run: KitRun) => run.stdout.split('\n').filter((line) => line.startsWith('mismatch: '));
+
+test.describe('agc certify --runs 2 against the embedded reference server, signed, with a waiver in force', () => {
+  test.describe.configure({ mode: 'serial' });
+  test.setTimeout(420_000);
+
+  const work = tmp();
+  const dir = path.join(work, 'certification');
+  const keys = generateKeyPairSync('ed25519');
+  const other = generateKeyPairSync('ed25519');
+  const files = {
+    sign: path.join(work, 'sign.pem'),
+    public: path.join(work, 'public.pem'),
+    wrong: path.join(work, 'wrong-public.pem'),
+    waivers: path.join(work, 'waivers.yaml'),
+  };
+  let certify: KitRun;
+
+  test.beforeAll(async () => {
+    writeFileSync(files.sign, pem(keys.privateKey, 'pkcs8'));
+    writeFileSync(files.public, pem(keys.publicKey, 'spki'));
+    writeFileSync(files.wrong, pem(other.publicKey, 'spki'));
+    writeFileSync(
+      files.waivers,
+      'waivers:\n  - id: PAGE-03\n    reason: staging defaults PageSize to 20 until release 42\n    link: https://tracker.example.com/AG-17\n',
+    );
+    certify = await runAgc(
+      ['certify', '--runs', '2', '--seed', '41', '--report-dir', dir, '--sign-key', files.sign, '--waivers', files.waivers],
+      { ...quick, ...TOKENS },
+      { timeoutMs: 400_000, dir: work },
+    );
+  });
+
+  test('writes a signed certificate of both runs, each with its own seed and reports, and exits with the combined verdict', async () => {
+    expect(certify.status, `${certify.stdout}\n${certify.stderr}`).toBe(EXIT.ok);
+    const certificate = readJson<Certificate>(path.join(dir, 'certificate.json'));
+    const pkg = readJson<{ name: string; version: string }>(path.join(ROOT, 'package.json'));
+    expect(certificate.verdict).toBe('conformant');
+    expect(certificate.kit).toEqual({ name: pkg.name, version: pkg.version });
+    expect(certificate.seeds).toEqual([41, 42]);
+    expect(certificate.profile).toBe('reference');
+    expect(certificate.profileInForce).toMatchObject({ name: 'reference', path: null, reference: true });
+    expect(certificate.profileInForce.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(certificate.target).toMatchObject({ baseURL: null, embedded: true, service: ['media_assets'] });
+    expect(certificate.signature).toMatchObject({ algorithm: 'ed25519', publicKeySha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(certificate.runs.map((r) => [r.run, r.seed, r.verdict, r.report, r.html])).toEqual([
+      [1, 41, 'conformant', 'run-1/conformance.json', 'run-1/index.html'],
+      [2, 42, 'conformant', 'run-2/conformance.json', 'run-2/index.html'],
+    ]);
+    for (const run of certificate.runs) {
+      const bytes = readFileSync(path.join(dir, run.report));
+      expect(run.reportSha256).toBe(sha256(bytes));
+      const report = JSON.parse(bytes.toString('utf8')) as ConformanceSummary;
+      expect(report.seed).toBe(run.seed);
+      // The spec hash is the one conformance.json carries (reporters/verdict.ts computes it).
+      expect(certificate.spec.sha256).toBe(report.kit.specHash);
+      expect(existsSync(path.join(dir, run.html))).toBe(true);
+    }
+    expect(certificate.waivers.entries).toEqual([
+      expect.objectContaining({ id: 'PAGE-03', state: 'in force', appliedInRuns: [], link: 'https://tracker.example.com/AG-17' }),
+    ]);
+    expect(certify.stdout).toContain('agc certify: run 1 of 2, seed 41');
+    expect(certify.stdout).toContain('agc certify: run 2 of 2, seed 42');
+  });
+
+  test('the first lines of the certificate state the waiver in force', async () => {
+    const text = readFileSync(path.join(dir, 'certificate.json'), 'utf8');
+    const [open, first] = text.split('\n');
+    expect(open).toBe('{');
+    expect(first).toMatch(
+      /^ {2}"notice": "waived: PAGE-03 \(staging defaults PageSize to 20 until release 42; https:\/\/tracker\.example\.com\/AG-17; not needed in any run\)"/,
+    );
+    expect(Object.keys(JSON.parse(text))[0]).toBe('notice');
+  });
+
+  test('no token, in any of the forms the kit looks for, in certificate.json, index.html or any report of the runs', async () => {
+    const written = filesBelow(dir).filter((f) => /\.(json|html|xml|svg|txt|md)$/.test(f));
+    expect(written).toEqual(expect.arrayContaining([path.join(dir, 'certificate.json'), path.join(dir, 'index.html')]));
+    for (const file of written) {
+      const text = readFileSync(file, 'utf8');
+      for (const token of Object.values(TOKENS)) {
+        expect(text, file).not.toContain(token);
+        expect(text, file).not.toContain(Buffer.from(token).toString('base64').slice(0, 24));
+      }
+    }
+  });
+
+  test('index.html: the combined verdict, each run linked to its own page, the facts, self-contained', async () => {
+    const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+    expect(html).toContain('Certified conformant');
+    expect(html).toContain('<a href="run-1/index.html">report</a>');
+    expect(html).toContain('<a href="run-2/index.html">report</a>');
+    expect(html).toContain('<strong>Notice:</strong> waived: PAGE-03');
+    const certificate = readJson<Certificate>(path.join(dir, 'certificate.json'));
+    for (const fact of [certificate.spec.sha256, certificate.profileInForce.sha256, certificate.runs[0].reportSha256, certificate.signature!.publicKeySha256])
+      expect(html).toContain(fact);
+    // Nothing is fetched: no script, stylesheet link, image or frame.
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|url\(/i);
+  });
+
+  test("agc verify accepts the certificate with the signer's public key (exit 0); without one it says the signature was not checked", async () => {
+    const verified = await runAgc(['verify', path.join(dir, 'certificate.json'), '--public-key', files.public], {});
+    expect(verified.status, `${verified.stdout}\n${verified.stderr}`).toBe(EXIT.ok);
+    expect(mismatches(verified)).toEqual([]);
+    expect(verified.stdout).toContain('the certificate holds: 2 run reports matched their sha256; the signature matches the given public key');
+    const unsigned = await runAgc(['verify', path.join(dir, 'certificate.json')], {});
+    expect(unsigned.status).toBe(EXIT.ok);
+    expect(unsigned.stdout).toContain('the signature was NOT checked (no --public-key)');
+  });
+
+  test("one byte changed in a run's conformance.json: verify rejects it, naming that file", async () => {
+    const copy = copyOf(dir);
+    changeOneByte(path.join(copy, 'run-2', 'conformance.json'), '"verdict": "', 'C');
+    for (const key of [['--public-key', files.public], []]) {
+      const verified = await runAgc(['verify', path.join(copy, 'certificate.json'), ...key], {});
+      expect(verified.status, verified.stdout).toBe(EXIT.nonConformant);
+      expect(mismatches(verified)).toEqual([
+        expect.stringMatching(/^mismatch: run-2\/conformance\.json: sha256 [0-9a-f]{64} does not match the certificate's [0-9a-f]{64}$/),
+      ]);
+    }
+  });
+
+  test("a run's conformance.json gone: verify says it is missing", async () => {
+    const copy = copyOf(dir);
+    rmSync(path.join(copy, 'run-1', 'conformance.json'));
+    const verified = await runAgc(['verify', path.join(copy, 'certificate.json'), '--public-key', files.public], {});
+    expect(verified.status).toBe(EXIT.nonConformant);
+    expect(mismatches(verified)).toEqual([expect.stringContaining('mismatch: run-1/conformance.json: missing')]);
+  });
+
+  test('one byte changed in certificate.json (a seed): the signature no longer holds', async () => {
+    const copy = copyOf(dir);
+    changeOneByte(path.join(copy, 'certificate.json'), '"seeds": [\n    4', '9');
+    const verified = await runAgc(['verify', path.join(copy, 'certificate.json'), '--public-key', files.public], {});
+    expect(verified.status).toBe(EXIT.nonConformant);
+    expect(mismatches(verified)).toContain('mismatch: certificate.json: the signature does not match: the certificate was changed after it was signed');
+    // The seeds no longer agree with the runs' own, which verify says even without the key.
+    const unsigned = await runAgc(['verify', path.join(copy, 'certificate.json')], {});
+    expect(unsigned.status).toBe(EXIT.nonConformant);
+    expect(mismatches(unsigned)).toEqual([expect.stringContaining("mismatch: certificate.json: seeds [49,42] are not its runs' seeds [41,42]")]);
+  });
+
+  test('one byte changed where only the signature covers it (the date): rejected with the key', async () => {
+    const copy = copyOf(dir);
+    changeOneByte(path.join(copy, 'certificate.json'), '"issuedAt": "', '1');
+    const verified = await runAgc(['verify', path.join(copy, 'certificate.json'), '--public-key', files.public], {});
+    expect(verified.status).toBe(EXIT.nonConformant);
+    expect(mismatches(verified)).toEqual(['mismatch: certificate.json: the signature does not match: the certificate was changed after it was signed']);
+  });
+
+  test('a wrong public key: rejected, naming both keys', async () => {
+    const verified = await runAgc(['verify', path.join(dir, 'certificate.json'), '--public-key', files.wrong], {});
+    expect(verified.status).toBe(EXIT.nonConformant);
+    expect(mismatches(verified)).toEqual([
+      expect.stringMatching(
+        /^mismatch: certificate\.json: the signature does not match: it was made by the key sha256:[0-9a-f]{64}, not by the given public key sha256:[0-9a-f]{64}$/,
+      ),
+    ]);
+  });
+});
+
+test.describe('agc certify and agc verify: usage errors exit 3', () => {
+  test.describe.configure({ mode: 'parallel' });
+
+  test('agc verify without a certificate, with an unreadable one or an unreadable key', async () => {
+    const work = tmp();
+    const none = await runAgc(['verify'], {});
+    expect(none.status).toBe(EXIT.error);
+    expect(none.stderr).toContain('agc verify: agc verify takes one CERT');
+    const missing = await runAgc(['verify', path.join(work, 'nothing.json')], {});
+    expect(missing.status).toBe(EXIT.error);
+    expect(missing.stderr).toContain('cannot read the certificate');
+    writeFileSync(path.join(work, 'other.json'), '{"verdict":"conformant"}');
+    const notCert = await runAgc(['verify', path.join(work, 'other.json')], {});
+    expect(notCert.status).toBe(EXIT.error);
+    expect(notCert.stderr).toContain('is not a certificate of agc certify');
+    const badKey = path.join(work, 'key.pem');
+    writeFileSync(badKey, 'not a key');
+    const key = await runAgc(['verify', path.join(work, 'other.json'), '--public-key', badKey], {});
+    expect(key.status).toBe(EXIT.error);
+    expect(key.stderr).toContain('--public-key');
+  });
+
+  test('agc certify with --runs 0, an unknown option, or a key that is not Ed25519', async () => {
+    const work = tmp();
+    const zero = await runAgc(['certify', '--runs', '0', '--report-dir', work], {});
+    expect(zero.status).toBe(EXIT.error);
+    expect(zero.stderr).toContain('--runs must be a positive whole number, not 0');
+    const shard = await runAgc(['certify', '--shard', '1/2', '--report-dir', work], {});
+    expect(shard.status).toBe(EXIT.error);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(path.join(work, 'rsa.pem'), pem(rsa.privateKey, 'pkcs8'));
+    const key = await runAgc(['certify', '--runs', '1', '--sign-key', path.join(work, 'rsa.pem'), '--report-dir', work], {});
+    expect(key.status).toBe(EXIT.error);
+    expect(key.stderr).toContain('an Ed25519 key is needed, not rsa');
+    expect(existsSync(path.join(work, 'run-1'))).toBe(false);
+  });
+});
+
+test.describe('the certificate, as data', () => {
+  const facts = (over: Partial<CertificateFacts> = {}): CertificateFacts => ({
+    kit: { name: 'kit', version: '1.0.0' },
+    spec: { sha256: 'a'.repeat(64), files: {} },
+    profile: { name: 'reference', path: null, reference: true, sha256: 'b'.repeat(64), fileSha256: null },
+    target: { baseURL: 'https://staging.example.com', embedded: false, service: ['media_assets'], region: ['r1'] },
+    issuedAt: '2026-11-23T00:00:00.000Z',
+    runs: [1, 2].map((run) => ({
+      run,
+      seed: 6 + run,
+      verdict: 'conformant' as const,
+      firstReason: null,
+      runId: `r${run}`,
+      baseURL: 'https://staging.example.com',
+      service: 'media_assets',
+      region: 'r1',
+      startedAt: '',
+      finishedAt: '',
+      report: `run-${run}/conformance.json`,
+      reportSha256: 'c'.repeat(64),
+      html: `run-${run}/index.html`,
+    })),
+    waivers: { file: null, fileSha256: null, entries: [] },
+    ...over,
+  });
+
+  test('a clean certificate has no notice: its first field is the format, then the verdict', () => {
+    const c = buildCertificate(facts());
+    expect(Object.keys(c).slice(0, 3)).toEqual(['format', 'verdict', 'profile']);
+    expect(c.notice).toBeUndefined();
+    expect(c.seeds).toEqual([7, 8]);
+  });
+
+  test('a custom profile is the notice and the profile line; an expired waiver is not in force', () => {
+    const c = buildCertificate(
+      facts({
+        profile: { name: 'staging', path: '/p/staging.yaml', reference: false, sha256: 'd'.repeat(64), fileSha256: 'e'.repeat(64) },
+        waivers: {
+          file: '/w.yaml',
+          fileSha256: 'f'.repeat(64),
+          entries: [{ id: 'PAGE-03', reason: 'r', link: 'l', expires: '2020-01-01', state: 'expired', appliedInRuns: [] }],
+        },
+      }),
+    );
+    expect(Object.keys(c)[0]).toBe('notice');
+    expect(c.notice).toBe('judged by a custom profile "staging" (/p/staging.yaml), not the reference profile');
+    expect(c.profile).toBe('custom (/p/staging.yaml)');
+  });
+
+  test("the page escapes everything: a target's Service or a waiver's reason is text, not markup", () => {
+    const hostile = '<script>alert(1)</script>';
+    const c = buildCertificate(
+      facts({
+        target: { baseURL: 'https://staging.example.com', embedded: false, service: [hostile], region: ['"><img src=x>'] },
+        waivers: {
+          file: '/w.yaml',
+          fileSha256: 'f'.repeat(64),
+          entries: [{ id: 'PAGE-03', reason: hostile, link: 'javascript:alert(1)', state: 'in force', appliedInRuns: [1] }],
+        },
+      }),
+    );
+    const html = renderCertificatePage(c);
+    expect(html).not.toContain('<script');
+    expect(html).not.toMatch(/<img|href="javascript/);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  test("the combined verdict is the worst run's: non-conformant over incomplete over conformant", () => {
+    expect(combinedVerdict(['conformant', 'conformant'])).toBe('conformant');
+    expect(combinedVerdict(['conformant', 'incomplete'])).toBe('incomplete');
+    expect(combinedVerdict(['incomplete', 'non-conformant', 'conformant'])).toBe('non-conformant');
+  });
+
+  test('the signature covers the canonical form: key order and layout do not matter, any value does', () => {
+    expect(canonicalJson({ b: [2, { d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[2,{"c":null,"d":1}]}');
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const signed = signCertificate(buildCertificate(facts()), privateKeyFrom(pem(privateKey, 'pkcs8'), 'test'));
+    const reordered = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(signed).reverse())));
+    const key = publicKeyFrom(pem(publicKey, 'spki'), 'test');
+    expect(signatureProblem(reordered, key)).toBeUndefined();
+    expect(signatureProblem({ ...reordered, verdict: 'incomplete' }, key)).toContain('changed after it was signed');
+    const { signature: _s, ...unsigned } = signed;
+    expect(signatureProblem(unsigned, key)).toBe('the certificate is not signed');
+  });
+});
