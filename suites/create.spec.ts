@@ -56,7 +56,8 @@ test.describe('CREATE the create operation', () => {
     test.skip(fallback === undefined, `profile "${profile.name}" names no default ProjectName`);
     const omitted = groupsOf(dataset, isGroup('projectNameOmitted'));
     const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: omitted.map((g) => g.id) }));
-    await verify(listed, [...LISTED, ...omitted.map((g) => itemMatchesSent(g.id, g.sent, { ProjectName: fallback }))]);
+    // Only the default is this requirement's: the other fields' round trip is CREATE-02's.
+    await verify(listed, [...LISTED, ...omitted.map((g) => itemMatchesSent(g.id, {}, { ProjectName: fallback }))]);
   });
 
   test(

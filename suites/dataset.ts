@@ -86,8 +86,8 @@ export const GROUPS = {
   mixedCaseName: { key: 'p2', via: 'primary' },
   /** Leading, trailing and inner whitespace, to come back as sent (CREATE-02). */
   whitespace: { key: 'p3', via: 'primary' },
-  /** No ProjectName: CREATE-04 looks for the profile's default. */
-  projectNameOmitted: { key: 'p4', via: 'primary' },
+  /** No ProjectName: CREATE-04 looks for the profile's default. The whitespace group, sent without one. */
+  projectNameOmitted: { key: 'p3', via: 'primary' },
   /** At the profile's bounds: CREATE-05's alone. */
   atBounds: { key: 'p5', via: 'primary' },
   /** Created through the channel-A token. */

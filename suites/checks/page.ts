@@ -200,3 +200,20 @@ export function firstPageHoldsMatches(pending: string[]): (ex: Exchange) => Fail
     );
   });
 }
+
+/**
+ * PAGE-04 in the model-based test: TotalCount lies between the groups asked for
+ * that were seen before and all those asked for, since pending ones may or may not count yet.
+ */
+export function modelTotal(visible: number, asked: number): Check {
+  return named('modelTotal', (ex) => {
+    const t = readPointer(ex.response?.json, '/Result/TotalCount');
+    if (typeof t === 'number' && t >= visible && t <= asked) return undefined;
+    return {
+      check: 'modelTotal',
+      received: `TotalCount ${JSON.stringify(t)}`,
+      documented: `TotalCount between ${visible} (groups asked for and seen before) and ${asked} (all asked for)`,
+      fix: 'count exactly the matching groups',
+    };
+  });
+}
