@@ -8,7 +8,6 @@
 //
 // Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
 // TypeScript loader; the commands written in TypeScript run in a child through tsx.
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -16,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
-import { EXIT, EXIT_HELP, SIGNALLED, exitForVerdict } from './exit-codes.mjs';
+import { EXIT, EXIT_HELP, exitForVerdict } from './exit-codes.mjs';
+import { runChild } from './child.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Resolved as dependencies, not under ROOT/node_modules: installed into another project, the kit's
@@ -243,18 +243,8 @@ function environmentFor(values, options) {
  * @param {string} [cwd]
  * @returns {Promise<number>} the child's exit status
  */
-function run(command, args, env, cwd = ROOT) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [command, ...args], { cwd, env, stdio: 'inherit' });
-    const forward = () => child.kill('SIGINT');
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('close', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? SIGNALLED : EXIT.error));
-    });
-  });
+async function run(command, args, env, cwd = ROOT) {
+  return (await runChild(command, args, env, cwd)).code;
 }
 
 /**

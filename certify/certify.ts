@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { redactDeep, redactText, secretPattern, secretsFromEnv } from '../client
 import { oneLine } from '../client/safe-text';
 import { REFERENCE_TOKEN_VARIABLES } from '../suites/config';
 import { EXIT, SIGNALLED, exitForVerdict } from '../bin/exit-codes.mjs';
+import { runChild } from '../bin/child.mjs';
 import {
   buildCertificate,
   canonicalJson,
@@ -45,24 +45,8 @@ export interface CertifyOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Runs `agc run` once; SIGINT is forwarded (SIGTERM would orphan Playwright's webServer), and an interrupted run ends the certification. */
-function agcRun(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; interrupted: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AGC, 'run', ...args], { cwd: process.cwd(), env, stdio: 'inherit' });
-    let interrupted = false;
-    const forward = () => {
-      interrupted = true;
-      child.kill('SIGINT');
-    };
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('close', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve({ code: code ?? (signal ? SIGNALLED : EXIT.error), interrupted });
-    });
-  });
-}
+/** Runs `agc run` once; an interrupted run ends the certification (bin/child.mjs forwards Ctrl-C). */
+const agcRun = (args: string[], env: NodeJS.ProcessEnv) => runChild(AGC, ['run', ...args], env, process.cwd());
 
 /**
  * What an earlier certification left in DIR (its certificate, its page and the run folders it

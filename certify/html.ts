@@ -1,4 +1,4 @@
-import { esc } from '../reporters/html-parts';
+import { esc, pageHead } from '../reporters/html-parts';
 import type { Verdict } from '../reporters/verdict';
 import type { Certificate } from './certificate';
 
@@ -41,14 +41,7 @@ export function renderCertificatePage(c: Certificate): string {
         .join('')}</ul><p class="meta">Waiver file ${esc(c.waivers.file)} · sha256 ${esc(c.waivers.fileSha256)}</p>`
     : '<p>No waiver file was in force.</p>';
   const signature = c.signature ? `Ed25519, key sha256:${c.signature.publicKeySha256}` : 'not signed (agc certify --sign-key FILE signs the certificate)';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Asset-group certification: ${esc(VERDICT_TEXT[c.verdict])}</title>
-<style>${CSS}</style>
-</head>
+  return `${pageHead(`Asset-group certification: ${VERDICT_TEXT[c.verdict]}`, CSS)}
 <body>
 <header class="banner ${esc(c.verdict)}" role="status">
   <h1>${esc(VERDICT_TEXT[c.verdict])}</h1>
@@ -90,16 +83,8 @@ ${runs}
 }
 
 const CSS = `
-:root{--ok:#17643a;--bad:#a01c1c;--warn:#7a5200;--muted:#555;--line:#ddd}
-*{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;background:#fff}
-main,footer{max-width:1100px;margin:0 auto;padding:0 16px}
-.banner{padding:20px 16px;color:#fff}.banner h1{margin:0 0 4px;font-size:28px}.banner p{margin:4px 0}
-.banner.conformant{background:var(--ok)}.banner.non-conformant{background:var(--bad)}.banner.incomplete{background:var(--warn)}
 .notice{background:#fff6e0;border:2px solid #e0c070;padding:8px 12px;overflow-wrap:anywhere}
 table.runs{border-collapse:collapse;width:100%}table.runs th,table.runs td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
 tr.conformant td:nth-child(3){color:var(--ok)}tr.non-conformant td:nth-child(3){color:var(--bad)}tr.incomplete td:nth-child(3){color:var(--warn)}
 code{font-size:12px;overflow-wrap:anywhere}
-.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px 16px}.facts div{border-bottom:1px solid var(--line)}
-dt{font-weight:600;color:var(--muted);font-size:13px}dd{margin:0 0 6px;overflow-wrap:anywhere}
-.meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
 `;

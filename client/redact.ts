@@ -12,7 +12,8 @@ export const REDACTED = '<redacted token>';
 /** Derived secrets shorter than this are not looked for: they would blot out ordinary text. */
 const MIN_DERIVED = 8;
 
-const flipCase = (token: string) => [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+/** Every letter's case flipped: a near-miss AUTH-06 sends, so a form redaction must know. */
+export const flipCase = (token: string) => [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 /**
  * The configured tokens and the near misses the AUTH tests send (a near miss is nearly the token):

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { send, type Exchange } from '../client/exchange';
 import { readPointer, type Profile } from '../schemas/profile';
 import { isObject, SPEC_VERSION } from '../schemas/spec';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * At most `requests` requests in all, and at most `creates` groups left on the target: only an
@@ -58,7 +59,7 @@ export interface Group {
 }
 
 export { isObject };
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep };
 
 /** Strings over 40 characters shown by their start and length: evidence stays one readable line. */
 export function shortJson(value: unknown): string {

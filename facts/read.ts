@@ -216,7 +216,7 @@ function uniqueAnnotations(annotations: readonly { type: string; description?: s
 const cutError = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}… (cut)` : text);
 
 type JsonObject = { [key: string]: unknown };
-const isObject = (value: unknown): value is JsonObject => isJsonObject(value);
+const isObject = isJsonObject as (value: unknown) => value is JsonObject;
 
 function isFailure(value: unknown): value is Failure {
   return isObject(value) && ['check', 'received', 'documented', 'fix'].every((key) => typeof value[key] === 'string');

@@ -184,3 +184,27 @@ export function baselineBlock(c: BaselineComparison | null): string {
   </ul>
 </div>`;
 }
+
+/** What both of the kit's pages (the report, a certification) look like: colours, the verdict banner, facts. */
+const BASE_CSS = `
+:root{--ok:#17643a;--bad:#a01c1c;--warn:#7a5200;--muted:#555;--bg:#fff;--fg:#111;--line:#ddd}
+*{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+main,footer{max-width:1100px;margin:0 auto;padding:0 16px}
+.banner{padding:20px 16px;color:#fff}.banner h1{margin:0 0 4px;font-size:28px}.banner p{margin:4px 0;max-width:1100px}
+.banner.conformant{background:var(--ok)}.banner.non-conformant{background:var(--bad)}.banner.incomplete{background:var(--warn)}
+.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:8px 16px}.facts div{border-bottom:1px solid var(--line)}
+dt{font-weight:600;color:var(--muted);font-size:13px}dd{margin:0 0 6px;overflow-wrap:anywhere}
+.meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
+`;
+
+/** The head of one of the kit's self-contained pages: no fetch, the title escaped, the page's own CSS after the shared. */
+export function pageHead(title: string, css: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${BASE_CSS}${css}</style>
+</head>`;
+}

@@ -4,7 +4,7 @@ import { ConformanceReporter } from './collect';
 import type { ConformanceSummary, RequirementResult } from './verdict';
 import { loadCatalogue } from '../schemas/requirements';
 import { renderBadge } from './badge';
-import { baselineBlock, esc, failureCard, familyItem, reasonList } from './html-parts';
+import { baselineBlock, esc, failureCard, familyItem, pageHead, reasonList } from './html-parts';
 
 /**
  * index.html: one self-contained page (no fetches, no external CSS or JS) for a person opening
@@ -49,14 +49,7 @@ export function renderHtml(s: ConformanceSummary): string {
     reqs: s.requirements.filter((r) => r.family === family && r.status !== 'not-assessed'),
   }));
   const cards = (reqs: RequirementResult[]) => reqs.map((r) => failureCard(r, s.profile.name)).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Asset-group conformance: ${esc(VERDICT_TEXT[s.verdict])}</title>
-<style>${CSS}</style>
-</head>
+  return `${pageHead(`Asset-group conformance: ${VERDICT_TEXT[s.verdict]}`, CSS)}
 <body>
 <a class="skip" href="${failedMusts.length ? '#failed-musts' : '#requirements'}">Skip to ${failedMusts.length ? 'the failures' : 'the requirements'}</a>
 <header class="banner ${s.verdict}" role="status">
@@ -186,15 +179,8 @@ function visibility(s: ConformanceSummary): string {
 }
 
 const CSS = `
-:root{--ok:#17643a;--bad:#a01c1c;--warn:#7a5200;--muted:#555;--bg:#fff;--fg:#111;--line:#ddd}
-*{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
-main,footer{max-width:1100px;margin:0 auto;padding:0 16px}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:1}
 a:focus,summary:focus,[tabindex]:focus{outline:3px solid #1a5fb4;outline-offset:2px}
-.banner{padding:20px 16px;color:#fff}.banner h1{margin:0 0 4px;font-size:28px}.banner p{margin:4px 0;max-width:1100px}
-.banner.conformant{background:var(--ok)}.banner.non-conformant{background:var(--bad)}.banner.incomplete{background:var(--warn)}
-.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:8px 16px}.facts div{border-bottom:1px solid var(--line)}
-dt{font-weight:600;color:var(--muted);font-size:13px}dd{margin:0 0 6px;overflow-wrap:anywhere}
 table.counts{border-collapse:collapse;margin:12px 0;max-width:100%}table.counts th,table.counts td{border:1px solid var(--line);padding:4px 10px;text-align:right}
 .reqs{list-style:none;padding:0;margin:0}.req{border-left:4px solid var(--line);padding:6px 10px;margin:6px 0;background:#fafafa}
 .req.failed{border-color:var(--bad)}.req.passed{border-color:var(--ok)}.req.skipped,.req.waived,.req.blocked{border-color:var(--warn)}
@@ -205,7 +191,6 @@ blockquote.spec{margin:0;padding:2px 10px;border-left:3px solid #999;font-style:
 .tally{font-weight:600}.was{color:var(--muted);font-size:13px}
 details.about summary{font-weight:400;font-size:13px;color:var(--muted)}
 .reasons li{margin:4px 0}
-.meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;font-weight:700;text-transform:uppercase;color:#fff;background:#666}
 .badge.passed{background:var(--ok)}.badge.failed{background:var(--bad)}.badge.skipped,.badge.waived,.badge.blocked{background:var(--warn)}
 .level{font-size:12px;font-weight:700;border:1px solid #999;border-radius:3px;padding:0 4px}

@@ -5,6 +5,7 @@ import type { Exchange } from '../client/exchange';
 import type { Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
+import { flipCase } from '../client/redact';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
 function validBody(api: Api, operation: OperationId): Record<string, unknown> {
@@ -30,9 +31,6 @@ async function refusedForms(
   const answers = await together(operations.flatMap((op) => forms.map((authorization) => () => refusedCall(api, op, { authorization }))));
   for (const answer of answers) await verify(answer, tokenAuthError);
 }
-
-/** Flips the case of every letter: a token compared case-insensitively would still pass. */
-const flipCase = (token: string) => [...token].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 test.describe('AUTH authentication', () => {
   test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ dataset, verify }) => {

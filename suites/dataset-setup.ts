@@ -5,6 +5,7 @@ import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
 import { GROUPS, itemsOf, type Dataset, type GroupName } from './dataset';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The create-and-wait phase, run once by suites/global-setup.ts before the suites: it creates the
@@ -92,8 +93,6 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
   ];
   return groups.filter((g) => has(g.via));
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The largest page the profile allows, not one the size of the pending Ids: then a target that

@@ -1,4 +1,6 @@
-import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
+import { test, requirement, groupsOf, listBody, LISTED, type Api } from './fixtures';
+import type { Dataset } from './dataset';
+import type { Profile } from '../schemas/profile';
 import {
   createdWithId,
   envelopeOf,
@@ -13,9 +15,22 @@ import {
   timestampsUtc,
   updateNotBeforeCreate,
   validates,
+  type Step,
 } from './checks';
 
 // Every test here reads the run's own groups, created once before the suites (suites/dataset-setup.ts).
+
+/**
+ * The run's primary groups, listed by their Ids: what SCHEMA-03, -04 and -05 each read, with the
+ * preconditions that make the items theirs to judge (a list, the Id filter held, every group there).
+ */
+async function primaryGroupsListed(api: Api, dataset: Dataset, profile: Profile) {
+  const groups = groupsOf(dataset, (g) => g.via === 'primary');
+  const ids = groups.map((g) => g.id);
+  const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids }));
+  const listedAll: Step[] = [...LISTED, ...filtersHold({ groupIds: ids }), owned('LIST-04', listsIncluding(ids))];
+  return { groups, listed, listedAll };
+}
 
 test.describe('SCHEMA field types and formats', () => {
   test('SCHEMA-01 A CreateAssetGroup Result carries the Id alone', requirement('SCHEMA-01'), async ({ dataset, verify }) => {
@@ -52,39 +67,19 @@ test.describe('SCHEMA field types and formats', () => {
   );
 
   test('SCHEMA-03 CreateTime and UpdateTime are UTC timestamps', requirement('SCHEMA-03'), async ({ api, dataset, verify, profile, kit }) => {
-    const groups = groupsOf(dataset, (g) => g.via === 'primary');
-    const ids = groups.map((g) => g.id);
+    const { groups, listed, listedAll } = await primaryGroupsListed(api, dataset, profile);
     // When the kit's own clock saw each create: a CreateTime hours away is local time under a UTC label.
     const windows = new Map(groups.map((g) => [g.id, { sentAt: g.createdAt - g.create.durationMs, answeredAt: g.createdAt }]));
-    const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids }));
-    await verify(listed, [
-      ...LISTED,
-      ...filtersHold({ groupIds: ids }),
-      owned('LIST-04', listsIncluding(ids)),
-      timestampsUtc,
-      timestampsNearClock(windows, kit.config.clockSkewMs, Date.now()),
-    ]);
+    await verify(listed, [...listedAll, timestampsUtc, timestampsNearClock(windows, kit.config.clockSkewMs, Date.now())]);
   });
 
   test("SCHEMA-05 CreateTime and UpdateTime are in the profile's timestamp format", requirement('SCHEMA-05'), async ({ api, dataset, verify, profile }) => {
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids }));
-    await verify(listed, [
-      ...LISTED,
-      ...filtersHold({ groupIds: ids }),
-      owned('LIST-04', listsIncluding(ids)),
-      owned('SCHEMA-03', timestampsUtc),
-      timestampsInProfileFormat,
-    ]);
+    const { listed, listedAll } = await primaryGroupsListed(api, dataset, profile);
+    await verify(listed, [...listedAll, owned('SCHEMA-03', timestampsUtc), timestampsInProfileFormat]);
   });
 
   test('SCHEMA-04 UpdateTime is not before CreateTime', requirement('SCHEMA-04'), async ({ api, dataset, verify, profile }) => {
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-    await verify(await api.call('ListAssetGroups', listBody(profile, { groupIds: ids })), [
-      ...LISTED,
-      ...filtersHold({ groupIds: ids }),
-      owned('LIST-04', listsIncluding(ids)),
-      updateNotBeforeCreate,
-    ]);
+    const { listed, listedAll } = await primaryGroupsListed(api, dataset, profile);
+    await verify(listed, [...listedAll, updateNotBeforeCreate]);
   });
 });

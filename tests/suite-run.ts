@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { datasetFile } from '../suites/dataset';
 import { referenceTokens, TOKEN_ROLES } from '../reference/config';
 import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../reference/server';
@@ -188,4 +188,45 @@ export function expectComplete(run: SuiteRun): void {
   const ran = new Set(run.tests.map((t) => t.requirement));
   const missing = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !ran.has(r.id)).map((r) => r.id);
   expect(missing, 'requirements with no test in the run').toEqual([]);
+}
+
+const isMust = (id: string | undefined) => levelOf.get(id ?? '') === 'MUST';
+
+/** MUST requirements the run failed, or that a finding named: what a legitimate server must never get. */
+export function mustFindings(run: SuiteRun): { failed: string[]; attributed: string[] } {
+  return {
+    failed: run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`),
+    attributed: run.tests.flatMap((t) =>
+      t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`),
+    ),
+  };
+}
+
+/**
+ * A legitimate server's run: complete, no MUST failed or named by a finding, none left unjudged, and
+ * the verdict conformant. Failed SHOULDs are warnings; they are noted on the test.
+ */
+export function expectLegitimate(run: SuiteRun, why: string): void {
+  expectComplete(run);
+  const warnings = run.tests.filter((t) => t.status === 'unexpected' && !isMust(t.requirement)).map((t) => t.requirement);
+  if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
+  expect({ ...mustFindings(run), notJudged: run.mustNotJudged }, why).toEqual({ failed: [], attributed: [], notJudged: [] });
+  expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+}
+
+/** A run that found one deviation: it completed without errors and failed exactly these requirements, each failing test's error shown if not. */
+export function expectFailsExactly(run: SuiteRun, ids: string[]): void {
+  expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);
+  test
+    .info()
+    .annotations.push(
+      { type: 'fails', description: run.fails.join(', ') },
+      { type: 'checks', description: run.checks.join(', ') },
+      { type: 'first-reason', description: String(run.firstReason) },
+    );
+  const why = run.tests
+    .filter((t) => t.status === 'unexpected')
+    .map((t) => `${t.requirement}: ${t.error}`)
+    .join('\n');
+  expect(run.fails, why).toEqual(ids);
 }
