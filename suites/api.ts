@@ -14,6 +14,7 @@ import { redactTokens } from '../client/redact';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
+import { ReadCache } from '../client/read-cache';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
@@ -41,6 +42,13 @@ export interface CallOptions {
   userAgent?: string | null;
   /** Cookies to send (`name=value` pairs): only AUTH-01's replay of what the target set. The kit has no cookie jar. */
   cookies?: string[];
+  /** Sent even when the same settled read was answered before (see shareSettledReads): what VIS-02 asks is whether a later read still shows it. */
+  fresh?: boolean;
+  /**
+   * The same request, whatever it is answered, is sent by another test too (an unknown Action: VER-04
+   * and INPUT-05): sent once per run, each test judging the one answer for what it asks.
+   */
+  shared?: boolean;
 }
 
 /**
@@ -49,6 +57,8 @@ export interface CallOptions {
  */
 const seen = new Map<TokenRole, Set<string>>();
 export const seenBy = (role: TokenRole): Set<string> => seen.get(role) ?? seen.set(role, new Set()).get(role)!;
+/** Whether any token has been shown this group in a list: from then on it is in the snapshot for good. */
+export const seenByAny = (id: string): boolean => [...seen.values()].some((ids) => ids.has(id));
 
 /**
  * Tokens the target has throttled creates of, in this worker. From then on their creates go one at a
@@ -96,8 +106,51 @@ export class Api {
     return !!this.config.tokens[role];
   }
 
+  /** Requests sent once per run and shared by its workers (client/read-cache.ts), made when first needed. */
+  private cacheOnce?: ReadCache;
+  private get cache(): ReadCache {
+    return (this.cacheOnce ??= new ReadCache(this.config.runId, 2 * this.config.requestTimeoutMs));
+  }
+  /** Which reads are settled, once the create-and-wait phase has seen the run's groups listed. */
+  private isSettled?: (role: TokenRole, body: unknown) => boolean;
+
+  /**
+   * From now on a plain read that isSettled() (a list confined to groups this token was already shown)
+   * is sent once per run: its right answer cannot change, since the spec has no update or delete and a
+   * visible group stays visible. Several requirements judge the same page (PAGE-01's first page is
+   * PAGE-04's, the model's and a property's); each judges the one answer instead of asking again.
+   */
+  shareSettledReads(isSettled: (role: TokenRole, body: unknown) => boolean): void {
+    this.isSettled = isSettled;
+  }
+
+  private key(action: OperationId | string | null, body: unknown, options: CallOptions): string {
+    const role = options.as === undefined ? 'primary' : options.as;
+    const agent = options.userAgent === undefined ? 'kit' : options.userAgent;
+    const text = body instanceof RawBody ? body.text : JSON.stringify(body);
+    return ReadCache.key([role, options.authorization?.value ?? null, agent, action, options.version ?? VERSION, text]);
+  }
+
+  /** Shares a settled read this Api sent as a plain call (a visibility poll that saw every group it asked for). */
+  offer(action: OperationId, body: unknown, options: CallOptions, exchange: Exchange): void {
+    this.cache.offer(this.key(action, body, options), exchange);
+  }
+
   async call(action: OperationId | string | null, body: unknown, options: CallOptions = {}): Promise<Exchange> {
     const role = options.as === undefined ? 'primary' : options.as;
+    const send = () => this.send(action, body, options, role);
+    const key = () => this.key(action, body, options);
+    if (options.shared && !options.cookies && options.contentType === undefined) return (await this.cache.read(key(), send, (ex) => !!ex.response)).exchange;
+    const plain = !options.authorization && !options.cookies && options.userAgent === undefined && options.contentType === undefined && !options.fresh;
+    if (this.isSettled && plain && role !== null && action === 'ListAssetGroups' && options.version === undefined && this.isSettled(role, body)) {
+      const { exchange, sent } = await this.cache.read(key(), send);
+      if (!sent) this.noteListed(role, exchange);
+      return exchange;
+    }
+    return send();
+  }
+
+  private async send(action: OperationId | string | null, body: unknown, options: CallOptions, role: TokenRole | null): Promise<Exchange> {
     let authorization: string | null = null;
     let shown = '';
     if (options.authorization) {
@@ -132,12 +185,13 @@ export class Api {
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
     this.exchanges.push(exchange);
-    const items =
-      action === 'ListAssetGroups' && role !== null && !options.authorization
-        ? (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items
-        : undefined;
-    if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(role!).add(item.Id);
+    if (action === 'ListAssetGroups' && role !== null && !options.authorization) this.noteListed(role, exchange);
     return exchange;
+  }
+
+  private noteListed(role: TokenRole, exchange: Exchange): void {
+    const items = (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items;
+    if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(role).add(item.Id);
   }
 
   /** The plain list that tells whether the target still answers (liveness.ts). */

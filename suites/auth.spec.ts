@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { test, requirement, groupsOf, type Api } from './fixtures';
 import { errorWith, owned, statusIs, tokenAccepted, type OperationId } from './checks';
 import type { Exchange } from '../client/exchange';
@@ -6,6 +6,7 @@ import type { Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
 import { flipCase } from '../client/redact';
+import { isObject, parseJson } from '../schemas/spec';
 
 /** An otherwise valid body for each operation, so that authentication is what answers. */
 function validBody(api: Api, operation: OperationId): Record<string, unknown> {
@@ -20,6 +21,14 @@ const OPERATIONS: OperationId[] = ['CreateAssetGroup', 'ListAssetGroups'];
 const refusedCall = (api: Api, op: OperationId, options: CallOptions) =>
   op === 'CreateAssetGroup' ? api.createRefused(validBody(api, op), options) : api.call(op, validBody(api, op), options);
 const tokenAuthError = errorWith(401);
+
+/**
+ * A token the target never issued, the same for the whole run: AUTH-04 sends it, and both AUTH-06
+ * tests send the same list with it first, so that one answer (shared, api.ts) tells whether the
+ * target takes any token at all.
+ */
+const unknownToken = (runId: string) => `agc-unknown-${createHash('sha256').update(`agc unknown token ${runId}`).digest('hex').slice(0, 32)}`;
+const unknownForm = (runId: string) => ({ value: `Bearer ${unknownToken(runId)}`, shown: 'Bearer <a random token the target never issued>' });
 
 /** Sends each Authorization form to each operation, a few at a time, and judges every answer as a 401 TokenAuthError. */
 async function refusedForms(
@@ -57,9 +66,13 @@ test.describe('AUTH authentication', () => {
     ]);
   });
 
-  test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04'), async ({ api, verify }) => {
-    const unknown = `agc-unknown-${randomBytes(16).toString('hex')}`;
-    await refusedForms(api, verify, [{ value: `Bearer ${unknown}`, shown: 'Bearer <a random token the target never issued>' }]);
+  test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04'), async ({ api, verify, kit }) => {
+    const unknown = unknownForm(kit.config.runId);
+    const answers = await together([
+      () => api.createRefused(validBody(api, 'CreateAssetGroup'), { authorization: unknown }),
+      () => api.call('ListAssetGroups', {}, { authorization: unknown, shared: true }),
+    ]);
+    for (const answer of answers) await verify(answer, tokenAuthError);
   });
 
   test('AUTH-05 A valid Bearer token is accepted', requirement('AUTH-05'), async ({ api, dataset, verify }) => {
@@ -69,7 +82,7 @@ test.describe('AUTH authentication', () => {
     await verify(dataset.shared.emptyList, [tokenAccepted]);
   });
 
-  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', requirement('AUTH-06'), async ({ api, verify }) => {
+  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', requirement('AUTH-06'), async ({ api, verify, kit }) => {
     const token = api.token('primary');
     const middle = Math.floor(token.length / 2);
     const last = token.at(-1) === 'x' ? 'y' : 'x';
@@ -86,10 +99,10 @@ test.describe('AUTH authentication', () => {
     // One batch: a random token (a target that takes any token at all is AUTH-04's finding, not this
     // requirement's), the near misses on the list, and on the create the two commonest slips.
     const creates = forms.filter((f) => /without its last|>x$/.test(f.shown));
-    const control = { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' };
     const [first, ...answers] = await together([
-      () => api.call('ListAssetGroups', {}, { authorization: control }),
-      ...forms.map((authorization) => () => api.call('ListAssetGroups', {}, { authorization })),
+      () => api.call('ListAssetGroups', {}, { authorization: unknownForm(kit.config.runId), shared: true }),
+      // The near miss without its last character is the other AUTH-06 test's too: one answer for both.
+      ...forms.map((authorization) => () => api.call('ListAssetGroups', {}, { authorization, shared: /without its last/.test(authorization.shown) })),
       ...creates.map((authorization) => () => api.createRefused(validBody(api, 'CreateAssetGroup'), { authorization })),
     ]);
     await verify(first, [owned('AUTH-04', statusIs(401))]);
@@ -123,10 +136,9 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
     async ({ api, dataset, verify }) => {
       // A target that sets a session cookie and then takes it instead of the token would pass every
       // other AUTH test: the kit keeps no cookie jar. Here, and only here, it sends back every cookie
-      // the target set during the run (an authorised list and an anonymous one are sent first, so a
-      // cookie set on either is among them), without a token.
-      const own = await together([() => api.call('ListAssetGroups', {}), ...OPERATIONS.map((op) => () => refusedCall(api, op, { as: null }))]);
-      const cookies = cookiesSet(runExchanges(dataset, own));
+      // the target set during the run (the create-and-wait phase's authorised list and anonymous
+      // requests of each operation are among them, so a cookie set on either is), without a token.
+      const cookies = cookiesSet(runExchanges(dataset, api.exchanges));
       recordNote(
         test.info(),
         'note',
@@ -140,24 +152,26 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
   test(
     "AUTH-01 A request without an Authorization header gets 401 TokenAuthError (with the kit's User-Agent and with none)",
     requirement('AUTH-01'),
-    async ({ api, verify }) => {
+    async ({ api, dataset, verify }) => {
       // A target that waives authentication for clients it does not recognise (no User-Agent: a health check, a script) is still refused here.
-      const answers = await together(OPERATIONS.flatMap((op) => [undefined, null].map((userAgent) => () => refusedCall(api, op, { as: null, userAgent }))));
-      for (const answer of answers) await verify(answer, tokenAuthError);
+      // With the kit's User-Agent: the create-and-wait phase's requests of each operation without a token.
+      const withKitAgent = dataset.shared.provoked.filter((ex) => ex.request.headers.authorization === undefined && isObject(parseJson(ex.request.body)));
+      const answers = await together(OPERATIONS.map((op) => () => refusedCall(api, op, { as: null, userAgent: null })));
+      for (const answer of [...withKitAgent, ...answers]) await verify(answer, tokenAuthError);
     },
   );
 
   test(
     "AUTH-06 A near-miss of a valid token gets 401 TokenAuthError (with the kit's User-Agent and with none)",
     requirement('AUTH-06'),
-    async ({ api, verify }) => {
+    async ({ api, verify, kit }) => {
       const token = api.token('primary');
       const nearMiss = { value: `Bearer ${token.slice(0, -1)}`, shown: 'Bearer <AG_TOKEN without its last character>' };
-      // A random token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
-      const control = { value: `Bearer agc-unknown-${randomBytes(16).toString('hex')}`, shown: 'Bearer <a random token the target never issued>' };
+      // The run's unknown token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
+      // That list and the near miss with the kit's User-Agent are the other test's requests too: one answer each (shared).
       const [first, ...answers] = await together([
-        () => api.call('ListAssetGroups', {}, { authorization: control }),
-        ...[undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent })),
+        () => api.call('ListAssetGroups', {}, { authorization: unknownForm(kit.config.runId), shared: true }),
+        ...[undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent, shared: userAgent === undefined })),
       ]);
       await verify(first, [owned('AUTH-04', statusIs(401))]);
       for (const answer of answers) await verify(answer, tokenAuthError);

@@ -16,7 +16,10 @@ test.describe('CHAN channel scoping', () => {
     await judgeVisibility(dataset, judge, verify, 'channelA', 'channelB');
     const roles = ['channelA', 'channelB'] as const;
     const own = roles.map((role) => groupsOf(dataset, (g) => g.via === role).map((g) => g.id));
-    const answers = await together(roles.map((role, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: own[i] }), { as: role })));
+    // The same read as CREATE-02's of each channel's groups, so one answer serves both (api.ts shares settled reads).
+    const answers = await together(
+      roles.map((role, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: own[i], pageSize: profile.list.pageSize.maximum }), { as: role })),
+    );
     for (const [i, answer] of answers.entries()) await verify(answer, [...LISTED, listsIncluding(own[i])]);
   });
 

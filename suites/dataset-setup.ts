@@ -147,6 +147,13 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
+    // The probes' pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
+    const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));
+    const idsAt = `/${profile.list.filterField}/${profile.list.filters.groupIds}`;
+    api.shareSettledReads((_role, body) => {
+      const ids = readPointer(body, idsAt);
+      return Array.isArray(ids) && ids.length > 0 && ids.every((id) => settled.has(id as string));
+    });
     await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset), probeIdFilterKeepsAll(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;
@@ -158,15 +165,19 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
 
 /**
  * Polls each token's list, filtered by the Ids created through that token, until every group has
- * shown up or its visibility timeout has passed. Gentle: one request per token per round, and
- * rounds back off from 100 ms to 2 s.
+ * shown up or its visibility timeout has passed. Gentle: rounds back off from 100 ms to 2 s, and
+ * while the primary token's groups are pending, the channel tokens are asked only in the first round
+ * and when their own deadline is near: a snapshot that lags for one token usually lags for all, so
+ * they are asked again as soon as the primary's groups show up.
  */
 async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, timeoutMs: number): Promise<void> {
   let delay = 100;
-  for (;;) {
+  for (let round = 0; ; round++) {
     const pending = dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null && Date.now() - g.createdAt <= timeoutMs);
     if (pending.length === 0) return;
-    const roles = [...new Set(pending.map((g) => g.via))];
+    const primaryPending = pending.some((g) => g.via === 'primary');
+    const nearDeadline = (role: TokenRole) => pending.some((g) => g.via === role && Date.now() + 2 * delay >= g.createdAt + timeoutMs);
+    const roles = [...new Set(pending.map((g) => g.via))].filter((role) => role === 'primary' || round === 0 || !primaryPending || nearDeadline(role));
     await Promise.all(
       roles.map(async (role) => {
         const ids = pending.filter((g) => g.via === role).map((g) => g.id!);
@@ -174,6 +185,9 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         dataset.polls++;
         dataset.lastPolls[role] = exchange;
         const seen = new Set(itemsOf(exchange).map((item) => item.Id));
+        // A poll that listed every group it asked for, and only those, is the suites' read of them too (CHAN-01's, CREATE-02's).
+        if (exchange.response?.status === 200 && seen.size === ids.length && ids.every((id) => seen.has(id)))
+          api.offer('ListAssetGroups', idsFilter(profile, ids), { as: role }, exchange);
         if ([...seen].some((id) => !ids.includes(id as string))) dataset.idFilterLeaked = true;
         const answeredAt = Date.now();
         for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
@@ -184,6 +198,9 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         dataset,
         pending.map((g) => g.id!),
       );
+    // The primary's groups all showed up in this round: the channel tokens are asked at once.
+    if (primaryPending && !dataset.groups.some((g) => g.via === 'primary' && g.id !== null && g.visibleAfterMs === null) && pending.some((g) => g.via !== 'primary'))
+      continue;
     const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
     delay = Math.min(Math.round(delay * 1.5), 2000);
@@ -230,12 +247,19 @@ function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
 }
 
 /**
+ * The run's primary groups the polls saw, as the suites read them (groupsOf: the group at the
+ * profile's bounds left out), so that the probes' pages are the suites' pages too (api.ts shares them).
+ */
+const seenPrimary = (dataset: Dataset): string[] =>
+  dataset.groups.filter((g) => g.via === 'primary' && g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
+
+/**
  * Pages of size 1 over the run's visible primary groups: does the target read the profile's paging
  * fields at all? A first page holding more than one, or a second page holding the first page's group
  * under another PageNumber than 2, shows it does not: the paging requirements are then not assessable.
  */
 async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  const seen = seenPrimary(dataset);
   if (seen.length < 2) return;
   const { pageNumber, pageSize } = profile.list;
   const [first, second] = await Promise.all(
@@ -273,7 +297,7 @@ export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): 
  */
 async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   if (!dataset.idFilterLeaked) return;
-  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  const seen = seenPrimary(dataset);
   if (!seen.length) return;
   const fits = await idFilterNamed(api, profile, seen.slice(0, 2));
   if (fits)
@@ -287,7 +311,7 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
  * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
  */
 async function probeIdFilterKeepsAll(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  const seen = dataset.groups.filter((g) => g.via === 'primary' && g.visibleAfterMs !== null).map((g) => g.id!);
+  const seen = seenPrimary(dataset);
   if (seen.length < 2 || dataset.idFilterLeaked) return;
   const exchange = await api.call('ListAssetGroups', idsFilter(profile, seen));
   const failure = idFilterHoldsAll(seen)(exchange);

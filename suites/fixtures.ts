@@ -1,6 +1,6 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { type KitConfig, type KitWorkerOptions, ConfigError, TOKEN_VARIABLES, type TokenRole, withReferenceURL } from './config';
-import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy } from './api';
+import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
 import { loadDataset, itemsOf, type Dataset } from './dataset';
@@ -96,7 +96,7 @@ async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[
   const missed = new Set<string>();
   for (let round = 0; round < 2; round++) {
     const reads = await Promise.all(
-      ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role })),
+      ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role, fresh: true })),
     );
     reads.forEach((read, i) => {
       if (!itemsOf(read).some((item) => item.Id === ids[i])) missed.add(ids[i]);
@@ -186,13 +186,19 @@ const withClient = configured.extend<{ api: Api }>({
 
 /** The run's own groups, from the create-and-wait phase. */
 const withDataset = withClient.extend<{ dataset: Dataset }>({
-  dataset: async ({}, use, testInfo) => {
+  dataset: async ({ api, profile }, use, testInfo) => {
     const dataset = loadDataset();
     // The run's groups could not all be created because the target rate-limited the kit: what
     // needs them is not assessable, which is not the same as failing.
     const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
     if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
     for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(g.via).add(g.id);
+    // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
+    const idsAt = `/${profile.list.filterField}/${profile.list.filters.groupIds}`;
+    api.shareSettledReads((_role, body) => {
+      const ids = readPointer(body, idsAt);
+      return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && seenByAny(id));
+    });
     await use(dataset);
   },
 });

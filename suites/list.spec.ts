@@ -93,7 +93,10 @@ test.describe('LIST the list operation and its filters', () => {
       // Wildcard probes: a name filter built on LIKE, glob or regex without escaping widens the match.
       const probes = [`${dataset.prefix}%`, `${name.slice(0, -2)}_${name.slice(-1)}`, `${dataset.prefix}.*`];
       const [full, ...wild] = await together(
-        [name, ...probes].map((query) => () => api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }))),
+        // The full Name is also LIST-07's first probe: one answer for both (shared, api.ts).
+        [name, ...probes].map(
+          (query) => () => api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }), { shared: query === name }),
+        ),
       );
       await verify(full, [
         ...LISTED,
@@ -126,7 +129,7 @@ test.describe('LIST the list operation and its filters', () => {
     };
     const answers = await together(
       (Object.keys(probes) as (keyof NameProbes)[]).map(
-        (key) => () => api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum })),
+        (key) => () => api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum }), { shared: key === 'whole' }),
       ),
     );
     // Answers that cannot be read as lists are SCHEMA-02's, not a way of matching.

@@ -31,6 +31,9 @@ import type { Profile } from '../schemas/profile';
  */
 interface Model {
   groups: { id: string; visible: boolean }[];
+  /** Whether this run has sent a list, and walked the pages of one. */
+  listed: boolean;
+  walked: boolean;
 }
 
 interface Real {
@@ -38,9 +41,18 @@ interface Real {
   verify: Verify;
   judge: Judge;
   profile: Profile;
+  /** Creates this test may still make, and the runs still to come, each of which needs one (see modelRuns). */
+  budget: { creates: number; runsAfter: number };
 }
 
+/** At most this many groups pending at once. */
 const MAX_CREATES = 3;
+
+/**
+ * Groups one model test leaves on the target, over all its runs (more only if more runs than this are
+ * asked, AG_NUM_RUNS): with the run's seven and INPUT-07's two, a run leaves at most fifteen.
+ */
+const CREATES_PER_TEST = 3;
 
 const listOf = (r: Real, ids: string[], pageSize: number, pageNumber: number) =>
   r.api.call('ListAssetGroups', listBody(r.profile, { groupIds: ids, pageSize, pageNumber }));
@@ -54,6 +66,9 @@ class CreateGroup implements fc.AsyncCommand<Model, Real> {
   constructor(readonly label: string) {}
   check = (m: Readonly<Model>) => m.groups.filter((g) => !g.visible).length < MAX_CREATES;
   async run(m: Model, r: Real): Promise<void> {
+    // Past the test's budget (a create kept for each later run), a drawn create is left out: the model is unchanged.
+    if (r.budget.creates <= r.budget.runsAfter) return;
+    r.budget.creates--;
     const { exchange } = await r.api.create({
       Name: r.api.uniqueName(`m-${this.label}`),
       Title: 'Model probe',
@@ -73,8 +88,10 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
     readonly picks: boolean[],
     readonly pageSize: number,
     readonly pageNumber: number,
+    /** Run only if the run has sent no list yet: the one every run ends with. */
+    readonly ifNoneYet = false,
   ) {}
-  check = (m: Readonly<Model>) => m.groups.length > 0;
+  check = (m: Readonly<Model>) => m.groups.length > 0 && !(this.ifNoneYet && m.listed);
   async run(m: Model, r: Real): Promise<void> {
     const chosen = m.groups.filter((_, i) => this.picks[i % this.picks.length]);
     const asked = (chosen.length ? chosen : m.groups.slice(0, 1)).map((g) => g.id);
@@ -83,6 +100,7 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
     // with the last page, or refuses it, has made the other profile's choice, which the model cannot tell from a bug.
     if ((this.pageNumber - 1) * this.pageSize >= visible.length) return;
     const exchange = await listOf(r, asked, this.pageSize, this.pageNumber);
+    m.listed = true;
     await r.verify(exchange, [
       // Asking only for pending groups may match nothing yet: how such a list is answered is LIST-06's.
       ...(visible.length ? LISTED : listedBy('LIST-06')),
@@ -110,13 +128,16 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly picks: boolean[],
     readonly pageSize: number,
+    /** Run only if the run has walked no pages yet: the walk every run ends with. */
+    readonly ifNoneYet = false,
   ) {}
-  check = (m: Readonly<Model>) => m.groups.filter((g) => g.visible).length >= 2;
+  check = (m: Readonly<Model>) => m.groups.filter((g) => g.visible).length >= 2 && !(this.ifNoneYet && m.walked);
   async run(m: Model, r: Real): Promise<void> {
     const visible = m.groups.filter((g) => g.visible);
     const chosen = visible.filter((_, i) => this.picks[i % this.picks.length]);
     const ids = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
     const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, ids, this.pageSize, i + 1)));
+    m.walked = true;
     for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('PAGE-01', itemsAtMost(this.pageSize))]);
     await r.judge(pages, pagesPartition(ids));
   }
@@ -148,21 +169,24 @@ export async function modelRuns(
     { maxCommands: 5 },
   );
   const numRuns = Math.max(1, Math.floor(kit.config.numRuns / 10));
+  const budget = { creates: Math.max(CREATES_PER_TEST, numRuns), runsAfter: numRuns };
   await checkProperty(
     testInfo,
     { ...kit.config, seed: kit.config.seed + half },
     fc.asyncProperty(commands, async (cmds) => {
       // Every run creates, lists and walks at least once: fc.commands may draw an empty sequence, and a
       // run that sends nothing would pass without having looked at the target. A run that draws a create
-      // needs no extra one: every group is one more left on the target.
+      // needs no extra one (every group is one more left on the target), nor one that has listed or
+      // walked by its end another list or walk: the closing ones run only if none did.
       const drawnCreate = [...cmds].some((command) => command instanceof CreateGroup);
+      budget.runsAfter = Math.max(0, budget.runsAfter - 1);
       const sequence = [
         ...(drawnCreate ? [] : [new CreateGroup('first')]),
         ...cmds,
-        new ListByIds([true], maxSize, 1),
-        new WalkPages([true], Math.max(1, profile.list.pageSize.minimum)),
+        new ListByIds([true], maxSize, 1, true),
+        new WalkPages([true], Math.max(1, profile.list.pageSize.minimum), true),
       ];
-      await fc.asyncModelRun(() => ({ model: { groups: known.map((g) => ({ ...g })) } as Model, real: { api, verify, judge, profile } }), sequence);
+      await fc.asyncModelRun(() => ({ model: { groups: known.map((g) => ({ ...g })), listed: false, walked: false } as Model, real: { api, verify, judge, profile, budget } }), sequence);
     }),
     { numRuns },
   );

@@ -27,7 +27,7 @@ test.describe('VIS eventual visibility of created groups', () => {
           const ids = groups.map((g) => g.id);
           return {
             ids,
-            listed: await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }), { as: role }),
+            listed: await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }), { as: role, fresh: true }),
           };
         }),
       );

@@ -1,0 +1,110 @@
+/**
+ * Reads sent once per run and shared by every worker through the run's private folder (run-dir.ts).
+ *
+ * The caller decides what may be shared (suites/api.ts: a list confined to groups already seen
+ * listed, whose right answer cannot change during the run). Here only the mechanics: the first
+ * worker to ask claims the read and sends it; one that asks meanwhile waits for that answer rather
+ * than sending the same request again; later ones read it. Only an answer the caller calls shareable
+ * (by default a 200) within the evidence bounds is shared: anything else is each asker's own to
+ * receive, and a claim that never answers (its worker
+ * died, its request hung) is given up after the caller's own timeout, and the read sent again.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Exchange } from './exchange';
+import { evidenceBytes } from './evidence';
+import { ensureRunDir } from './run-dir';
+
+/** How often a waiting worker looks for the claimed answer: small beside any target's latency. */
+const POLL_MS = 5;
+
+export class ReadCache {
+  private readonly dir: string;
+  private readonly mine = new Map<string, Promise<Exchange>>();
+
+  constructor(
+    runId: string,
+    /** How long to wait for another worker's claimed read before sending it again. */
+    private readonly patienceMs: number,
+  ) {
+    this.dir = path.join(ensureRunDir(runId), 'reads');
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  }
+
+  static key(parts: unknown[]): string {
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  }
+
+  /**
+   * The shared answer to this read, sending it only if no worker has; `sent` tells whether this call
+   * sent it. `shareable` says which answers the others may take (by default a 200 alone).
+   */
+  read(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean = (ex) => ex.response?.status === 200): Promise<{ exchange: Exchange; sent: boolean }> {
+    const known = this.mine.get(key);
+    if (known) return known.then((exchange) => ({ exchange, sent: false }));
+    const outcome = this.fetch(key, send, shareable);
+    this.mine.set(
+      key,
+      outcome.then((o) => o.exchange),
+    );
+    return outcome;
+  }
+
+  private async fetch(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean): Promise<{ exchange: Exchange; sent: boolean }> {
+    const answer = path.join(this.dir, `${key}.json`);
+    const claim = path.join(this.dir, `${key}.claim`);
+    if (!existsSync(answer)) {
+      try {
+        writeFileSync(claim, '', { mode: 0o600, flag: 'wx' });
+      } catch {
+        // Another worker is sending it: wait for its answer, as long as the read itself may take.
+        const shared = await this.waitFor(answer);
+        if (shared !== undefined) return shared === null ? { exchange: await send(), sent: true } : { exchange: shared, sent: false };
+        return { exchange: await send(), sent: true };
+      }
+      const exchange = await send();
+      this.publish(answer, shareable(exchange) ? exchange : undefined);
+      return { exchange, sent: true };
+    }
+    const shared = this.load(answer);
+    return shared ? { exchange: shared, sent: false } : { exchange: await send(), sent: true };
+  }
+
+  /** An answer received outside read() (a visibility poll that saw everything it asked for), shared if none is yet. */
+  offer(key: string, exchange: Exchange): void {
+    const answer = path.join(this.dir, `${key}.json`);
+    if (!existsSync(answer)) this.publish(answer, exchange);
+  }
+
+  /** Written whole under a temporary name and renamed, so a reader never sees half of it. `null`: not shared, send your own. */
+  private publish(answer: string, exchange: Exchange | undefined): void {
+    let text = 'null';
+    if (exchange?.response && !exchange.response.truncated && exchange.response.body.length <= evidenceBytes()) {
+      try {
+        const whole = JSON.stringify(exchange);
+        if (whole.length <= 2 * evidenceBytes()) text = whole;
+      } catch {
+        // Too deep to write: each asker receives its own.
+      }
+    }
+    const temporary = `${answer}.${process.pid}.tmp`;
+    writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, answer);
+  }
+
+  private load(answer: string): Exchange | null {
+    return JSON.parse(readFileSync(answer, 'utf8')) as Exchange | null;
+  }
+
+  /** The answer once published (null when it is not shared), or undefined when none came within patience. */
+  private async waitFor(answer: string): Promise<Exchange | null | undefined> {
+    const deadline = Date.now() + this.patienceMs;
+    while (Date.now() < deadline) {
+      if (existsSync(answer)) return this.load(answer);
+      await sleep(POLL_MS);
+    }
+    return undefined;
+  }
+}
