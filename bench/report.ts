@@ -5,9 +5,12 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ReferenceOptions } from '../reference/server';
-import type { MatrixResult, RunResult, Scenario } from './run';
+import type { RunResult, Scenario, SelfTestResult } from './run';
 
-const MATRIX_GOAL_S = 300;
+/** The issue's goals (#21): the kit's own tests under 6 minutes on 2 cores; a run's cost to a conforming target. */
+const SELF_TEST_GOAL_S = 360;
+const REQUESTS_GOAL = 250;
+const GROUPS_GOAL = 15;
 
 export function median(values: number[]): number {
   if (!values.length) return NaN;
@@ -65,9 +68,9 @@ export interface BenchResults {
   results: Map<Scenario['key'], RunResult[]>;
   /** Runs run again because other processes disturbed them, by scenario. */
   rerun: Map<Scenario['key'], number>;
-  matrix: MatrixResult[];
-  /** Why the mutant matrix has no figure, when it has none. */
-  matrixNote: string;
+  selfTests: SelfTestResult[];
+  /** Why `npm test` has no figure, when it has none. */
+  selfTestNote: string;
   runs: number;
   /** The reference server's settings common to every scenario. */
   server: ReferenceOptions;
@@ -76,7 +79,7 @@ export interface BenchResults {
 }
 
 /** The table the bench prints, with its footnote; results.md shows it too. */
-export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: BenchResults): string {
+export function summaryTable({ scenarios, results, selfTests, selfTestNote, runs }: BenchResults): string {
   const rows: Row[] = [];
   const plain = results.get('plain');
   const plainMedian = plain ? median(plain.map((r) => r.wallMs)) : NaN;
@@ -88,15 +91,15 @@ export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: B
       measure: `${scenario.label}: HTTP requests (server count)`,
       values: rs.map((r) => String(r.requests)),
       median: String(median(rs.map((r) => r.requests))),
-      goal: '',
-      met: '',
+      goal: `every run ≤ ${REQUESTS_GOAL}`,
+      met: rs.every((r) => r.requests <= REQUESTS_GOAL) ? 'yes' : '**no**',
     });
     rows.push({
       measure: `${scenario.label}: groups created (server count)`,
       values: rs.map((r) => String(r.groups)),
       median: String(median(rs.map((r) => r.groups))),
-      goal: '',
-      met: '',
+      goal: `every run ≤ ${GROUPS_GOAL}`,
+      met: rs.every((r) => r.groups <= GROUPS_GOAL) ? 'yes' : '**no**',
     });
     if (scenario.goal && plain) {
       const ratio = wall / plainMedian;
@@ -127,23 +130,23 @@ export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: B
       met: '',
     });
   }
-  if (matrix.length) {
-    const wall = median(matrix.map((m) => m.wallMs));
-    const shown = (m: MatrixResult) => `${m.timedOut ? `> ${s(m.wallMs)} (stopped)` : s(m.wallMs)}${mark(m)}`;
-    const mid = [...matrix].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(matrix.length / 2)];
+  if (selfTests.length) {
+    const wall = median(selfTests.map((m) => m.wallMs));
+    const shown = (m: SelfTestResult) => `${m.timedOut ? `> ${s(m.wallMs)} (stopped)` : s(m.wallMs)}${mark(m)}`;
+    const mid = [...selfTests].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(selfTests.length / 2)];
     rows.push({
-      measure: 'mutant matrix: wall time (s)',
-      values: Array.from({ length: runs }, (_, i) => (matrix[i] ? shown(matrix[i]) : '')),
-      median: `${shown(mid)}${matrix.length < runs ? ` (${matrix.length} run${matrix.length > 1 ? 's' : ''})` : ''}`,
-      goal: `≤ ${MATRIX_GOAL_S} s`,
-      met: !mid.timedOut && wall / 1000 <= MATRIX_GOAL_S ? 'yes' : '**no**',
+      measure: '`npm test` (CI=1, 2 workers): wall time (s)',
+      values: Array.from({ length: runs }, (_, i) => (selfTests[i] ? shown(selfTests[i]) : '')),
+      median: `${shown(mid)}${selfTests.length < runs ? ` (${selfTests.length} run${selfTests.length > 1 ? 's' : ''})` : ''}`,
+      goal: `≤ ${SELF_TEST_GOAL_S} s`,
+      met: !mid.timedOut && mid.code === 0 && wall / 1000 <= SELF_TEST_GOAL_S ? 'yes' : '**no**',
     });
   } else {
     rows.push({
-      measure: 'mutant matrix: wall time (s)',
+      measure: '`npm test` (CI=1, 2 workers): wall time (s)',
       values: Array.from({ length: runs }, () => ''),
-      median: matrixNote,
-      goal: `≤ ${MATRIX_GOAL_S} s`,
+      median: selfTestNote,
+      goal: `≤ ${SELF_TEST_GOAL_S} s`,
       met: 'n/a',
     });
   }
@@ -153,7 +156,7 @@ export function summaryTable({ scenarios, results, matrix, matrixNote, runs }: B
 }
 
 /** bench/results.md: the machine, the table, how the floor is computed, and each scenario's details. */
-export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, server, kitEnv }: BenchResults, rendered: string, benchWallMs: number): string {
+export function resultsMarkdown({ scenarios, results, rerun, selfTests, runs, server, kitEnv }: BenchResults, rendered: string, benchWallMs: number): string {
   const details: string[] = [];
   for (const scenario of scenarios) {
     const rs = results.get(scenario.key)!;
@@ -183,11 +186,13 @@ export function resultsMarkdown({ scenarios, results, rerun, matrix, runs, serve
       '',
     );
   }
-  if (matrix.length)
+  if (selfTests.length)
     details.push(
-      '### mutant matrix',
+      '### npm test',
       '',
-      ...matrix.map((m, i) => `Run ${i + 1}: ${s(m.wallMs)} s${m.timedOut ? ' (stopped at the time limit)' : ''}, exit ${m.code} (${m.summary}); ${cpu(m)}.`),
+      ...selfTests.map(
+        (m, i) => `Run ${i + 1}: ${s(m.wallMs)} s${m.timedOut ? ' (stopped at the time limit)' : ''}, exit ${m.code} (${m.summary}); ${cpu(m)}.`,
+      ),
       '',
     );
 

@@ -41,7 +41,11 @@ export class ReadCache {
    * The shared answer to this read, sending it only if no worker has; `sent` tells whether this call
    * sent it. `shareable` says which answers the others may take (by default a 200 alone).
    */
-  read(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean = (ex) => ex.response?.status === 200): Promise<{ exchange: Exchange; sent: boolean }> {
+  read(
+    key: string,
+    send: () => Promise<Exchange>,
+    shareable: (exchange: Exchange) => boolean = (ex) => ex.response?.status === 200,
+  ): Promise<{ exchange: Exchange; sent: boolean }> {
     const known = this.mine.get(key);
     if (known) return known.then((exchange) => ({ exchange, sent: false }));
     const outcome = this.fetch(key, send, shareable);

@@ -199,7 +199,11 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         pending.map((g) => g.id!),
       );
     // The primary's groups all showed up in this round: the channel tokens are asked at once.
-    if (primaryPending && !dataset.groups.some((g) => g.via === 'primary' && g.id !== null && g.visibleAfterMs === null) && pending.some((g) => g.via !== 'primary'))
+    if (
+      primaryPending &&
+      !dataset.groups.some((g) => g.via === 'primary' && g.id !== null && g.visibleAfterMs === null) &&
+      pending.some((g) => g.via !== 'primary')
+    )
       continue;
     const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));

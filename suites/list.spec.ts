@@ -129,7 +129,8 @@ test.describe('LIST the list operation and its filters', () => {
     };
     const answers = await together(
       (Object.keys(probes) as (keyof NameProbes)[]).map(
-        (key) => () => api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum }), { shared: key === 'whole' }),
+        (key) => () =>
+          api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum }), { shared: key === 'whole' }),
       ),
     );
     // Answers that cannot be read as lists are SCHEMA-02's, not a way of matching.

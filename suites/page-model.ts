@@ -186,7 +186,10 @@ export async function modelRuns(
         new ListByIds([true], maxSize, 1, true),
         new WalkPages([true], Math.max(1, profile.list.pageSize.minimum), true),
       ];
-      await fc.asyncModelRun(() => ({ model: { groups: known.map((g) => ({ ...g })), listed: false, walked: false } as Model, real: { api, verify, judge, profile, budget } }), sequence);
+      await fc.asyncModelRun(
+        () => ({ model: { groups: known.map((g) => ({ ...g })), listed: false, walked: false } as Model, real: { api, verify, judge, profile, budget } }),
+        sequence,
+      );
     }),
     { numRuns },
   );
