@@ -46,7 +46,8 @@ export interface CallOptions {
   fresh?: boolean;
   /**
    * The same request, whatever it is answered, is sent by another test too (an unknown Action: VER-04
-   * and INPUT-05): sent once per run, each test judging the one answer for what it asks.
+   * and INPUT-05): sent once per run, each test judging the one answer for what it asks. Requests are
+   * told apart by what evidence shows of their Authorization header (`shown`), never by its value.
    */
   shared?: boolean;
 }
@@ -128,7 +129,8 @@ export class Api {
     const role = options.as === undefined ? 'primary' : options.as;
     const agent = options.userAgent === undefined ? 'kit' : options.userAgent;
     const text = body instanceof RawBody ? body.text : JSON.stringify(body);
-    return ReadCache.key([role, options.authorization?.value ?? null, agent, action, options.version ?? VERSION, text]);
+    // The Authorization header as evidence shows it, never its value: even a hash of a token stays out of the run's folder.
+    return ReadCache.key([role, options.authorization?.shown ?? null, agent, action, options.version ?? VERSION, text]);
   }
 
   /** Shares a settled read this Api sent as a plain call (a visibility poll that saw every group it asked for). */
