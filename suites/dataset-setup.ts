@@ -166,18 +166,18 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
 /**
  * Polls each token's list, filtered by the Ids created through that token, until every group has
  * shown up or its visibility timeout has passed. Gentle: rounds back off from 100 ms to 2 s, and
- * while the primary token's groups are pending, the channel tokens are asked only in the first round
- * and when their own deadline is near: a snapshot that lags for one token usually lags for all, so
- * they are asked again as soon as the primary's groups show up.
+ * while the primary token's groups are pending, the channel tokens are asked only when their own
+ * deadline is near: a snapshot that lags for one token usually lags for all, so they are asked as
+ * soon as the primary's groups show up, without waiting for the next round.
  */
 async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, timeoutMs: number): Promise<void> {
   let delay = 100;
-  for (let round = 0; ; round++) {
+  for (;;) {
     const pending = dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null && Date.now() - g.createdAt <= timeoutMs);
     if (pending.length === 0) return;
     const primaryPending = pending.some((g) => g.via === 'primary');
     const nearDeadline = (role: TokenRole) => pending.some((g) => g.via === role && Date.now() + 2 * delay >= g.createdAt + timeoutMs);
-    const roles = [...new Set(pending.map((g) => g.via))].filter((role) => role === 'primary' || round === 0 || !primaryPending || nearDeadline(role));
+    const roles = [...new Set(pending.map((g) => g.via))].filter((role) => role === 'primary' || !primaryPending || nearDeadline(role));
     await Promise.all(
       roles.map(async (role) => {
         const ids = pending.filter((g) => g.via === role).map((g) => g.id!);
