@@ -116,9 +116,9 @@ export class Api {
   private isSettled?: (role: TokenRole, body: unknown) => boolean;
 
   /**
-   * From now on a plain read that isSettled() (a list confined to groups this token was already shown)
-   * is sent once per run: its right answer cannot change, since the spec has no update or delete and a
-   * visible group stays visible. Several requirements judge the same page (PAGE-01's first page is
+   * From now on a plain read that isSettled() (a list confined to groups already shown in a list) is
+   * sent once per run: its right answer cannot change, since the spec has no update or delete and a
+   * visible group stays visible (VIS-02 and the lost-group reads ask `fresh`). Several requirements judge the same page (PAGE-01's first page is
    * PAGE-04's, the model's and a property's); each judges the one answer instead of asking again.
    */
   shareSettledReads(isSettled: (role: TokenRole, body: unknown) => boolean): void {
