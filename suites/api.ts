@@ -15,6 +15,7 @@ import { requestStats, type RequestStats, type Span } from '../client/request-st
 import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
 import { ReadCache } from '../client/read-cache';
+import { readPointer, type Profile } from '../schemas/profile';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
@@ -113,7 +114,7 @@ export class Api {
     return (this.cacheOnce ??= new ReadCache(this.config.runId, 2 * this.config.requestTimeoutMs));
   }
   /** Which reads are settled, once the create-and-wait phase has seen the run's groups listed. */
-  private isSettled?: (role: TokenRole, body: unknown) => boolean;
+  private isSettled?: (body: unknown) => boolean;
 
   /**
    * From now on a plain read that isSettled() (a list confined to groups already shown in a list) is
@@ -121,8 +122,12 @@ export class Api {
    * visible group stays visible (VIS-02 and the lost-group reads ask `fresh`). Several requirements judge the same page (PAGE-01's first page is
    * PAGE-04's, the model's and a property's); each judges the one answer instead of asking again.
    */
-  shareSettledReads(isSettled: (role: TokenRole, body: unknown) => boolean): void {
-    this.isSettled = isSettled;
+  shareSettledReads(profile: Profile, listedBefore: (id: string) => boolean): void {
+    const idsAt = `/${profile.list.filterField}/${profile.list.filters.groupIds}`;
+    this.isSettled = (body) => {
+      const ids = readPointer(body, idsAt);
+      return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
+    };
   }
 
   private key(action: OperationId | string | null, body: unknown, options: CallOptions): string {
@@ -144,7 +149,7 @@ export class Api {
     const key = () => this.key(action, body, options);
     if (options.shared && !options.cookies && options.contentType === undefined) return (await this.cache.read(key(), send, (ex) => !!ex.response)).exchange;
     const plain = !options.authorization && !options.cookies && options.userAgent === undefined && options.contentType === undefined && !options.fresh;
-    if (this.isSettled && plain && role !== null && action === 'ListAssetGroups' && options.version === undefined && this.isSettled(role, body)) {
+    if (this.isSettled && plain && role !== null && action === 'ListAssetGroups' && options.version === undefined && this.isSettled(body)) {
       const { exchange, sent } = await this.cache.read(key(), send);
       if (!sent) this.noteListed(role, exchange);
       return exchange;

@@ -149,11 +149,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
     // The probes' pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
     const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));
-    const idsAt = `/${profile.list.filterField}/${profile.list.filters.groupIds}`;
-    api.shareSettledReads((_role, body) => {
-      const ids = readPointer(body, idsAt);
-      return Array.isArray(ids) && ids.length > 0 && ids.every((id) => settled.has(id as string));
-    });
+    api.shareSettledReads(profile, (id) => settled.has(id));
     await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset), probeIdFilterKeepsAll(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;

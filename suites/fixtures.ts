@@ -194,11 +194,7 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
     if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
     for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(g.via).add(g.id);
     // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
-    const idsAt = `/${profile.list.filterField}/${profile.list.filters.groupIds}`;
-    api.shareSettledReads((_role, body) => {
-      const ids = readPointer(body, idsAt);
-      return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && seenByAny(id));
-    });
+    api.shareSettledReads(profile, seenByAny);
     await use(dataset);
   },
 });
