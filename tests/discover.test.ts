@@ -149,68 +149,69 @@ test.describe('profile variants', () => {
 
 for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
   test.describe(`variant ${variant.name}`, () => {
+    // Both tests of a variant run in order in one worker and share one discovery: the second test
+    // always ran the kit against a server it had just discovered, and the first judges that same
+    // discovery. (A worker that restarts after a failure discovers anew.)
+    test.describe.configure({ mode: 'default' });
     const expected = profileFromOverride(variant.profile, variant.name);
-
-    test(`discover drafts the ${variant.name} profile within the budget`, async () => {
-      test.setTimeout(120_000);
-      const server = await serve(expected, variant.hooks);
-      try {
+    let discovery: Promise<{ server: ReferenceServer; dir: string; out: string; run: KitRun; stats: ReturnType<ReferenceServer['stats']> }> | undefined;
+    const discovered = () =>
+      (discovery ??= (async () => {
+        const server = await serve(expected, variant.hooks);
         const dir = work(variant.name);
         const out = path.join(dir, 'profile.yaml');
         const run = await discover(server.url, out, dir);
-        const stats = server.stats();
-        expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-        expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
-        expect(stats.creates, 'groups the server created').toBeLessThanOrEqual(BUDGET.creates);
-        const drafted = loadProfile(out);
-        expect(checkProfileConsistency(drafted)).toEqual([]);
-        expect(settings(drafted)).toEqual(settings(expected));
-        const text = readFileSync(out, 'utf8');
-        expectNoToken(text, run.stdout, run.stderr);
-        // Output: the file, and the budget it used, in the server's own figures.
-        expect(run.stdout).toContain(`draft written: ${out}`);
-        expect(run.stdout).toContain(`used ${stats.requests} requests of 80, ${stats.creates} groups created of 6`);
-        const createRequests = Number(/\((\d+) create requests\)/.exec(run.stdout)?.[1]);
-        expect(createRequests).toBeGreaterThanOrEqual(stats.creates);
-        expectBoundsBacked(text, drafted);
-        for (const [key, value] of CHOICES[variant.name] ?? []) {
-          const evidence = evidenceOf(text, key, value);
-          expect(evidence?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
-        }
-        // Every group it created carries the run prefix (the draft lists them, g1, g2, …).
-        const prefix = /Names starting with (agc-[a-z0-9-]+-)/.exec(run.stdout)?.[1];
-        expect(prefix).toBeTruthy();
-        const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
-        expect(listed.length).toBe(stats.creates);
-        for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
-        test
-          .info()
-          .annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
-      } finally {
-        await server.close();
+        return { server, dir, out, run, stats: server.stats() };
+      })());
+    test.afterAll(async () => {
+      const started = discovery;
+      discovery = undefined;
+      if (started) await (await started).server.close();
+    });
+
+    test(`discover drafts the ${variant.name} profile within the budget`, async () => {
+      test.setTimeout(120_000);
+      const { out, run, stats } = await discovered();
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
+      expect(stats.creates, 'groups the server created').toBeLessThanOrEqual(BUDGET.creates);
+      const drafted = loadProfile(out);
+      expect(checkProfileConsistency(drafted)).toEqual([]);
+      expect(settings(drafted)).toEqual(settings(expected));
+      const text = readFileSync(out, 'utf8');
+      expectNoToken(text, run.stdout, run.stderr);
+      // Output: the file, and the budget it used, in the server's own figures.
+      expect(run.stdout).toContain(`draft written: ${out}`);
+      expect(run.stdout).toContain(`used ${stats.requests} requests of 80, ${stats.creates} groups created of 6`);
+      const createRequests = Number(/\((\d+) create requests\)/.exec(run.stdout)?.[1]);
+      expect(createRequests).toBeGreaterThanOrEqual(stats.creates);
+      expectBoundsBacked(text, drafted);
+      for (const [key, value] of CHOICES[variant.name] ?? []) {
+        const evidence = evidenceOf(text, key, value);
+        expect(evidence?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
       }
+      // Every group it created carries the run prefix (the draft lists them, g1, g2, …).
+      const prefix = /Names starting with (agc-[a-z0-9-]+-)/.exec(run.stdout)?.[1];
+      expect(prefix).toBeTruthy();
+      const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
+      expect(listed.length).toBe(stats.creates);
+      for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
+      test.info().annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
     });
 
     test(`the kit rates the ${variant.name} server conformant with the drafted profile`, async () => {
       test.setTimeout(240_000);
-      const server = await serve(expected, variant.hooks);
-      try {
-        const dir = work(`${variant.name}-run`);
-        const out = path.join(dir, 'profile.yaml');
-        const discovered = await discover(server.url, out, dir);
-        expect(discovered.status, `${discovered.stdout}\n${discovered.stderr}`).toBe(0);
-        const reportDir = path.join(dir, 'report');
-        const run = await runAgc(
-          ['run', '--profile', out, '--report-dir', reportDir],
-          { ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: server.url, AG_NUM_RUNS: '10', AG_SEED: '7' },
-          { timeoutMs: 200_000, dir },
-        );
-        const report = readJson<{ verdict: string; firstReason?: string; profile?: unknown }>(path.join(reportDir, 'conformance.json'));
-        expect(report.verdict, `${report.firstReason}\n${run.stdout.slice(-3000)}`).toBe('conformant');
-        expect(run.status).toBe(0);
-      } finally {
-        await server.close();
-      }
+      const { server, dir, out, run: discoveredRun } = await discovered();
+      expect(discoveredRun.status, `${discoveredRun.stdout}\n${discoveredRun.stderr}`).toBe(0);
+      const reportDir = path.join(dir, 'report');
+      const run = await runAgc(
+        ['run', '--profile', out, '--report-dir', reportDir],
+        { ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: server.url, AG_NUM_RUNS: '10', AG_SEED: '7' },
+        { timeoutMs: 200_000, dir },
+      );
+      const report = readJson<{ verdict: string; firstReason?: string; profile?: unknown }>(path.join(reportDir, 'conformance.json'));
+      expect(report.verdict, `${report.firstReason}\n${run.stdout.slice(-3000)}`).toBe('conformant');
+      expect(run.status).toBe(0);
     });
   });
 }
