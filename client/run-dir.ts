@@ -4,7 +4,7 @@
  * Authorization header) and the fail-fast marker every worker reads. Global setup creates it and
  * its teardown removes it, unless AG_KEEP_TEMP=1 asks to keep it for debugging.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -32,6 +32,13 @@ export function writePrivate(file: string, text: string): void {
   ensureRunDir(path.basename(path.dirname(file)).replace(/^agc-run-/, ''));
   rmSync(file, { force: true });
   writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+}
+
+/** As writePrivate, under a temporary name renamed into place: a process that waits for the file never reads half of it. */
+export function publishPrivate(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writePrivate(temporary, text);
+  renameSync(temporary, file);
 }
 
 export function removeRunDir(runId: string): void {

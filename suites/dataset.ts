@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { test } from '@playwright/test';
 import { boundExchange } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
-import { ensureRunDir, runDirOf, writePrivate } from '../client/run-dir';
+import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
 import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
 import { readPointer, type Profile } from '../schemas/profile';
 import { listBody, type Api, type RequestStats, type RetryCounts } from './api';
@@ -128,6 +129,39 @@ export function saveDataset(dataset: Dataset): string {
   };
   writePrivate(file, JSON.stringify(bounded));
   return file;
+}
+
+/**
+ * The create-and-wait phase runs in the runner while the workers start (global-setup.ts), so the
+ * seconds a worker takes to load overlap the phase's round trips. It ends with this marker, after
+ * dataset.json: empty when the phase finished, its error when it failed.
+ */
+const phaseMarker = (runId: string) => path.join(runDirOf(runId), 'phase-done');
+
+export function markPhaseDone(runId: string, error?: string): void {
+  publishPrivate(phaseMarker(runId), error ?? '');
+}
+
+/** A marker left by an earlier run with the same id (kept with AG_KEEP_TEMP) is not this run's. */
+export function clearPhaseDone(runId: string): void {
+  rmSync(phaseMarker(runId), { force: true });
+}
+
+/** How often a worker looks for the marker: a stat, cheap next to a round trip. */
+const PHASE_POLL_MS = 20;
+
+/**
+ * Resolves once the phase has finished; throws its error if it failed, or after `patienceMs` (the phase
+ * is bounded by its own timeouts, so this only stops a worker waiting on a phase that died unmarked).
+ */
+export async function phaseFinished(runId: string, patienceMs: number): Promise<void> {
+  const deadline = Date.now() + patienceMs;
+  while (!existsSync(phaseMarker(runId))) {
+    if (Date.now() > deadline) throw new Error(`the create-and-wait phase did not finish within ${Math.round(patienceMs / 1000)} s`);
+    await sleep(PHASE_POLL_MS);
+  }
+  const error = readFileSync(phaseMarker(runId), 'utf8');
+  if (error) throw new Error(`the create-and-wait phase failed: ${error}`);
 }
 
 export function loadDataset(runId = process.env.AG_RUN_ID ?? 'local'): Dataset {

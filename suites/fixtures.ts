@@ -3,7 +3,7 @@ import { type KitConfig, type KitWorkerOptions, ConfigError, TOKEN_VARIABLES, ty
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadDataset, itemsOf, type Dataset } from './dataset';
+import { loadDataset, itemsOf, phaseFinished, type Dataset } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 import {
   ownRequirement,
@@ -134,9 +134,13 @@ const configured = base.extend<{ profile: Profile }, KitWorkerOptions & { kit: K
       if (!config.baseURL) {
         throw new ConfigError('no target: AG_BASE_URL is unset and the embedded reference server did not report its URL (AG_REFERENCE_URL)');
       }
+      // Nothing is sent before the create-and-wait phase is over: the requests reach the target in the same order as if
+      // the phase had run before the workers started, it only overlapped their start.
+      await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
       await use({ config: { ...config, baseURL: config.baseURL }, context: { profile, validate, errorKinds } });
     },
-    { scope: 'worker' },
+    // The wait is bounded by the phase's own timeouts and phaseFinished's patience, not by the first test's timeout.
+    { scope: 'worker', timeout: 0 },
   ],
   profile: async ({ kit }, use) => {
     await use(kit.context.profile);

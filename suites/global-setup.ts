@@ -2,7 +2,7 @@ import type { FullConfig } from '@playwright/test';
 import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from './config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
-import { saveDataset } from './dataset';
+import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
 import { buildDataset } from './dataset-setup';
 import { profile } from '../schemas';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
@@ -62,9 +62,9 @@ function plainError(message: string, tokens: (string | undefined)[]): Error {
 
 /**
  * Runs once per run (per shard), after the embedded reference server is up: the shared
- * create-and-wait phase. Its teardown removes the run's private folder (AG_KEEP_TEMP=1 keeps it).
+ * create-and-wait phase, which goes on while the workers start. Its teardown waits for the phase, then removes the run's private folder (AG_KEEP_TEMP=1 keeps it).
  */
-export default async function globalSetup(fullConfig: FullConfig): Promise<() => void> {
+export default async function globalSetup(fullConfig: FullConfig): Promise<() => void | Promise<void>> {
   // Resolved once, by playwright.config.ts; the embedded server's URL joins it now that the webServer is up.
   const resolved = kitConfigOf(fullConfig);
   if (!resolved) throw new ConfigError("no kit configuration in the Playwright config: run the suites with the kit's playwright.config.ts (use.kitConfig)");
@@ -81,6 +81,23 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     teardown();
     throw plainError(problem, Object.values(config.tokens));
   }
-  saveDataset(await buildDataset(target, profile, exchange));
-  return teardown;
+  // The phase runs on while Playwright starts the workers (seconds of loading on a small machine); the kit fixture
+  // waits for its marker before any test sends, and the teardown for its end.
+  clearPhaseDone(config.runId);
+  const phase = (async (): Promise<Error | undefined> => {
+    try {
+      saveDataset(await buildDataset(target, profile, exchange));
+      markPhaseDone(config.runId);
+      return undefined;
+    } catch (error) {
+      const failed = plainError(error instanceof Error ? error.message : String(error), Object.values(config.tokens));
+      markPhaseDone(config.runId, failed.message);
+      return failed;
+    }
+  })();
+  return async () => {
+    const failed = await phase;
+    teardown();
+    if (failed) throw failed;
+  };
 }
