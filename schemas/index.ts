@@ -3,9 +3,8 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import YAML from 'yaml';
 import { loadProfile, ProfileError, SPEC_DIR, type Profile } from './profile';
-import { errorKinds, pointerParts, SPEC_VERSION } from './spec';
+import { errorKinds, openapiDocument, pointerParts, SPEC_VERSION } from './spec';
 
 export const OPENAPI_PATH = path.join(SPEC_DIR, 'openapi.yaml');
 
@@ -47,7 +46,7 @@ ajv.addVocabulary([
   'x-reference-profile',
 ]);
 
-export const openapi = YAML.parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document;
+export const openapi = openapiDocument() as unknown as OpenAPIV3_1.Document;
 export const profile: Profile = loadProfile(process.env.AG_PROFILE);
 
 // The document has no $id of its own (OpenAPI does not allow one), so it is added under this URI,

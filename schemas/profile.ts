@@ -85,15 +85,19 @@ function readYaml(file: string, what: string): Record<string, unknown> {
   } catch (error) {
     throw new ProfileError(`${what}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  let parsed: unknown;
+  let parsed = parsedYaml.get(text);
   try {
-    parsed = YAML.parse(text);
+    if (parsed === undefined) parsedYaml.set(text, (parsed = YAML.parse(text) as unknown));
   } catch (error) {
     throw new ProfileError(`${what}: ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   if (!isMapping(parsed)) throw new ProfileError(`${what}: ${file} must hold a YAML mapping`);
-  return parsed;
+  // A copy: merging writes into it.
+  return structuredClone(parsed);
 }
+
+/** The runner reads the profile twice (its check, then the validators): one parse per text. */
+const parsedYaml = new Map<string, unknown>();
 
 /** Structural sanity of a merged profile; the schemas module checks settings against `$defs`. */
 function assertShape(p: Record<string, unknown>, origin: string): asserts p is Record<string, unknown> & Profile {

@@ -29,8 +29,23 @@ export interface Catalogue {
 
 export const REQUIREMENTS_PATH = path.join(SPEC_DIR, 'requirements.yaml');
 
+/** Parsed once per text: the runner, its reporters and every worker read the catalogue several times, and parsing it costs tens of ms. */
+const parsed = new Map<string, Catalogue>();
+
+/** The catalogue, frozen: one object is shared by everything that loads the same text. */
 export function loadCatalogue(file = REQUIREMENTS_PATH): Catalogue {
-  return YAML.parse(readFileSync(file, 'utf8')) as Catalogue;
+  const text = readFileSync(file, 'utf8');
+  let catalogue = parsed.get(text);
+  if (!catalogue) parsed.set(text, (catalogue = deepFreeze(YAML.parse(text) as Catalogue)));
+  return catalogue;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 export const familyOf = (id: string): string => id.replace(/-\d+$/, '');

@@ -20,7 +20,10 @@ export const isObject = (value: unknown): value is Record<string, unknown> => ty
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 type Responses = Record<string, { $ref?: string; 'x-error-kind'?: string }>;
 let document: Record<string, unknown> | undefined;
-const openapi = () => (document ??= YAML.parse(readFileSync(path.join(__dirname, '..', 'spec', 'openapi.yaml'), 'utf8')) as Record<string, unknown>);
+/** spec/openapi.yaml, parsed once per process and shared (schemas/index.ts compiles from it): nobody writes to it. */
+export const openapiDocument = () =>
+  (document ??= YAML.parse(readFileSync(path.join(__dirname, '..', 'spec', 'openapi.yaml'), 'utf8')) as Record<string, unknown>);
+const openapi = openapiDocument;
 
 function resolve(ref: string): unknown {
   return ref

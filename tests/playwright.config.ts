@@ -10,4 +10,5 @@ export default defineConfig({
   timeout: 60_000,
   reporter: [['list']],
   outputDir: '../test-results/selftest',
+  globalSetup: './temp-root.ts',
 });
