@@ -1,0 +1,86 @@
+/**
+ * The create-and-wait phase runs in the runner while the workers start (suites/global-setup.ts); the
+ * kit fixture holds every test until the phase's marker (suites/dataset.ts, phaseFinished). What must
+ * hold: the target sees the preflight and the phase's requests before any test's, as if the phase had
+ * run before the workers started; a failed phase is every test's clear error; a phase that died
+ * unmarked does not hold the workers forever.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { clearPhaseDone, markPhaseDone, phaseFinished, type Dataset } from '../suites/dataset';
+import { removeRunDir, runDirOf } from '../client/run-dir';
+import { defaultHooks } from '../reference/behaviour';
+import { test, expect } from './fixtures';
+import { readJson, referenceTokenEnv, runPlaywright } from './harness';
+
+const newRunId = () => `ph${randomBytes(4).toString('hex')}`;
+
+test('no test sends before the phase has ended: the target sees the preflight and the phase first', async ({ startReference }) => {
+  const arrivals: number[] = [];
+  // 800 ms on every answer: the phase (creates, then polls, then probes: three rounds at least) outlasts the workers' start,
+  // so they are up and waiting while it still runs. Two tests that send requests of their own are enough to see the order.
+  const server = await startReference({
+    latencyMs: 800,
+    hooks: {
+      route: (method, routePath) => {
+        arrivals.push(Date.now());
+        return defaultHooks.route(method, routePath);
+      },
+    },
+  });
+  const runId = newRunId();
+  try {
+    const run = await runPlaywright(['test', '--reporter=dot', '--grep', 'AUTH-02|LIST-01'], {
+      ...referenceTokenEnv(),
+      AG_BASE_URL: server.url,
+      AG_RUN_ID: runId,
+      AG_KEEP_TEMP: '1',
+      AG_SEED: '7',
+      AG_NUM_RUNS: '5',
+      AG_VISIBILITY_TIMEOUT_MS: '10000',
+    });
+    expect(run.status, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(0);
+    const dataset = readJson<Dataset>(path.join(runDirOf(runId), 'dataset.json'));
+    const phaseEnd = Date.parse(dataset.finishedAt);
+    const phaseRequests = dataset.requests!.all.count;
+    expect(phaseEnd - Date.parse(dataset.startedAt), 'the phase took three rounds at least').toBeGreaterThanOrEqual(2400);
+    expect(arrivals.length, 'the tests sent requests of their own').toBeGreaterThan(1 + phaseRequests);
+    expect(
+      arrivals.filter((at) => at <= phaseEnd).length,
+      'requests that reached the target before the phase ended: the preflight and the phase, nothing of a test',
+    ).toBe(1 + phaseRequests);
+  } finally {
+    removeRunDir(runId);
+  }
+});
+
+test.describe('phaseFinished', () => {
+  let runId = '';
+  test.beforeEach(() => {
+    runId = newRunId();
+    clearPhaseDone(runId);
+  });
+  test.afterEach(() => removeRunDir(runId));
+
+  test('waits for the marker, then resolves', async () => {
+    const waiting = phaseFinished(runId, 5_000);
+    let done = false;
+    void waiting.then(() => (done = true));
+    await sleep(100);
+    expect(done, 'resolved before the marker').toBe(false);
+    markPhaseDone(runId);
+    await waiting;
+  });
+
+  test("a failed phase is the waiting test's error, with the phase's message", async () => {
+    markPhaseDone(runId, 'budget of 80 creates exceeded');
+    await expect(phaseFinished(runId, 5_000)).rejects.toThrow('the create-and-wait phase failed: budget of 80 creates exceeded');
+  });
+
+  test('a phase that never marks its end is given up after the patience, with a message', async () => {
+    const started = Date.now();
+    await expect(phaseFinished(runId, 1_000)).rejects.toThrow('the create-and-wait phase did not finish within 1 s');
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
