@@ -10,12 +10,12 @@
  * died, its request hung) is given up after the caller's own timeout, and the read sent again.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Exchange } from './exchange';
 import { evidenceBytes } from './evidence';
-import { ensureRunDir } from './run-dir';
+import { ensureRunDir, publishPrivate } from './run-dir';
 
 /** How often a waiting worker looks for the claimed answer: small beside any target's latency. */
 const POLL_MS = 5;
@@ -82,7 +82,7 @@ export class ReadCache {
     if (!existsSync(answer)) this.publish(answer, exchange);
   }
 
-  /** Written whole under a temporary name and renamed, so a reader never sees half of it. `null`: not shared, send your own. */
+  /** Written whole (publishPrivate), so a reader never sees half of it. `null`: not shared, send your own. */
   private publish(answer: string, exchange: Exchange | undefined): void {
     let text = 'null';
     if (exchange?.response && !exchange.response.truncated && exchange.response.body.length <= evidenceBytes()) {
@@ -93,9 +93,7 @@ export class ReadCache {
         // Too deep to write: each asker receives its own.
       }
     }
-    const temporary = `${answer}.${process.pid}.tmp`;
-    writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
-    renameSync(temporary, answer);
+    publishPrivate(answer, text);
   }
 
   private load(answer: string): Exchange | null {

@@ -34,10 +34,13 @@ export function writePrivate(file: string, text: string): void {
   writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
 }
 
-/** As writePrivate, under a temporary name renamed into place: a process that waits for the file never reads half of it. */
+/**
+ * Writes a file of the run's folder (or a folder in it) readable by this user only, under a temporary
+ * name renamed into place: a process that waits for the file never reads half of it. The folder must exist.
+ */
 export function publishPrivate(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  writePrivate(temporary, text);
+  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' });
   renameSync(temporary, file);
 }
 

@@ -3,10 +3,10 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { loadProfile, ProfileError, SPEC_DIR, type Profile } from './profile';
+import { loadProfile, ProfileError, type Profile } from './profile';
 import { errorKinds, openapiDocument, pointerParts, SPEC_VERSION } from './spec';
 
-export const OPENAPI_PATH = path.join(SPEC_DIR, 'openapi.yaml');
+export { OPENAPI_PATH } from './spec';
 
 /** The components the kit validates exchanges with. */
 export const COMPONENTS = [

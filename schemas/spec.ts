@@ -19,22 +19,21 @@ export const isObject = (value: unknown): value is Record<string, unknown> => ty
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 type Responses = Record<string, { $ref?: string; 'x-error-kind'?: string }>;
+export const OPENAPI_PATH = path.join(__dirname, '..', 'spec', 'openapi.yaml');
 let document: Record<string, unknown> | undefined;
 /** spec/openapi.yaml, parsed once per process and shared (schemas/index.ts compiles from it): nobody writes to it. */
-export const openapiDocument = () =>
-  (document ??= YAML.parse(readFileSync(path.join(__dirname, '..', 'spec', 'openapi.yaml'), 'utf8')) as Record<string, unknown>);
-const openapi = openapiDocument;
+export const openapiDocument = () => (document ??= YAML.parse(readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>);
 
 function resolve(ref: string): unknown {
   return ref
     .replace(/^#\//, '')
     .split('/')
-    .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), openapi());
+    .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), openapiDocument());
 }
 
 /** The spec's Errors table for one operation: status -> error kind. */
 export function errorKinds(operationId: string): Record<number, string> {
-  for (const item of Object.values((openapi().paths ?? {}) as Record<string, Record<string, { operationId?: string; responses?: Responses }>>)) {
+  for (const item of Object.values((openapiDocument().paths ?? {}) as Record<string, Record<string, { operationId?: string; responses?: Responses }>>)) {
     for (const method of METHODS) {
       const operation = item?.[method];
       if (operation?.operationId !== operationId) continue;

@@ -139,6 +139,7 @@ export function saveDataset(dataset: Dataset): string {
 const phaseMarker = (runId: string) => path.join(runDirOf(runId), 'phase-done');
 
 export function markPhaseDone(runId: string, error?: string): void {
+  ensureRunDir(runId);
   publishPrivate(phaseMarker(runId), error ?? '');
 }
 
