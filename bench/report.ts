@@ -110,6 +110,18 @@ export function summaryTable({ scenarios, results, selfTests, selfTestNote, runs
         goal: `≤ ${scenario.goal.toFixed(2)}×`,
         met: ratio <= scenario.goal ? 'yes' : '**no**',
       });
+      // Only where latency was added: the chain's requests each cost the added latency, and nothing else of the plain run can hide them.
+      if (scenario.server.latencyMs !== undefined) {
+        const plainLatency = median(plain.map((r) => r.medianLatencyMs));
+        const bound = (r: RunResult) => (plainMedian + r.longestTest.chain * Math.max(0, r.medianLatencyMs - plainLatency)) / plainMedian;
+        rows.push({
+          measure: `${scenario.label}: lowest ÷ plain its longest test chain allows`,
+          values: rs.map((r) => `${x(bound(r))} (chain ${r.longestTest.chain})`),
+          median: x(median(rs.map(bound))),
+          goal: '',
+          met: '',
+        });
+      }
     }
     if (scenario.goalPlusMs !== undefined && plain) {
       const extra = wall - plainMedian;
@@ -225,6 +237,8 @@ export function resultsMarkdown({ scenarios, results, rerun, selfTests, runs, se
     '- *median request latency*: the median duration of every request the kit sent in that run, as the kit measured it.',
     '',
     "The floor leaves out the process start of Playwright and its workers, and that tests share three workers (no test waits for visibility: the model-based PAGE-05 tests model it); the ratio run ÷ floor is how much of the run is the kit's own cost rather than the target's.",
+    '',
+    "*Lowest ÷ plain its longest test chain allows* (where latency is added): a test starts only after the create-and-wait phase has ended and the workers have started, so the added latency on each request of the longest test chain comes on top of everything else the plain run does, however the rest were arranged: at best the run takes the plain run's time plus that chain × (its median request latency − the plain run's). A ratio goal below this figure cannot be met by sending the same requests differently; only a shorter chain (fewer sequential steps in the test that has it) would allow it.",
     '',
     '## Details',
     '',
