@@ -262,9 +262,24 @@ export function provokedErrors(dataset: Dataset): Exchange[] {
   return errors;
 }
 
-/** The AssetSpaceId of one group, as its own token lists it (the create request carries none). */
-export async function spaceOf(api: Api, profile: Profile, id: string, as: 'primary' | 'channelA' | 'channelB', verify: Verify): Promise<string> {
-  const listed = await api.call('ListAssetGroups', listBody(profile, { groupIds: [id] }), { as });
+/**
+ * One role's groups listed by their Ids on one page: the create-and-wait phase's last poll of that
+ * role asked exactly this, and reads are settled once the phase saw them (api.ts), so the run sends
+ * it at most once and every test that needs an item of those groups (CREATE-02, CREATE-04, CREATE-05,
+ * an AssetSpaceId) judges that one answer.
+ */
+export function roleGroupsRead(api: Api, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Promise<Exchange> {
+  // Not groupsOf: a missing group of the role blocks only the tests that need it, which ask groupsOf themselves.
+  const ids = dataset.groups
+    .filter((g) => g.via === role && g.id !== null && g.visibleAfterMs !== null && (options.bounds || g.judgedBy !== 'CREATE-05'))
+    .map((g) => g.id as string);
+  return api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }), { as: role });
+}
+
+/** The AssetSpaceId of one of the run's groups, as its own token lists it (the create request carries none). */
+export async function spaceOf(api: Api, profile: Profile, dataset: Dataset, group: GroupRecord & { id: string }, verify: Verify): Promise<string> {
+  const id = group.id;
+  const listed = await roleGroupsRead(api, profile, dataset, group.via, { bounds: group.judgedBy === 'CREATE-05' });
   await verify(listed, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding([id]))]);
   const space = itemsOf(listed).find((item) => item.Id === id)?.AssetSpaceId;
   test.skip(typeof space !== 'string', 'not assessable: the group carries no AssetSpaceId string (SCHEMA-02 judges that)');

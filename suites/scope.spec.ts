@@ -71,7 +71,7 @@ test.describe('SCOPE user scoping', () => {
       api.token('otherUser');
       const primary = groupsOf(dataset, (g) => g.via === 'primary');
       const mine = groupsOf(dataset, () => true).map((g) => g.id);
-      const space = await spaceOf(api, profile, primary[0].id, 'primary', verify);
+      const space = await spaceOf(api, profile, dataset, primary[0], verify);
       // Each filter reaches for the primary user's groups by a value of theirs, alongside the Ids or Name that name them.
       const queries: [ListQuery, number | undefined][] = [
         [{ assetSpaceId: space, groupIds: mine }, 0],
