@@ -61,7 +61,7 @@ function listInOrder(order: (a: GroupRecord, b: GroupRecord) => number) {
 const spread = (id: string, n: number) => createHash('sha256').update(id).digest().readUInt32BE(0) % n;
 
 /** The reference list, read through a snapshot where each group has its own extra delay. */
-function listWithExtraLag(extraMs: (group: GroupRecord, principal: Principal) => number) {
+export function listWithExtraLag(extraMs: (group: GroupRecord, principal: Principal) => number) {
   return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
     const now = ctx.store.now();
     const inner = {

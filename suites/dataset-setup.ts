@@ -150,7 +150,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     // The probes' pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
     const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));
     api.shareSettledReads(profile, (id) => settled.has(id));
-    await Promise.all([probePaging(api, profile, dataset), probeIdFilter(api, profile, dataset), probeIdFilterKeepsAll(api, profile, dataset)]);
+    await Promise.all([probePaging(api, profile, dataset), probeIdFilters(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;
   }
@@ -292,11 +292,34 @@ export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): 
 }
 
 /**
- * The polls listed groups they did not ask for: under a name APIs of this family also use, a target
- * that filters follows another profile; one that filters under no name is broken (LIST-04 fails).
+ * Does the target filter by the profile's Id filter, and keep every Id asked? Two reads the suites
+ * make anyway (shared with them, api.ts): LIST-04's, some of the seen primary groups, and the read of
+ * all of them (CREATE-02's and others'). A list holding a group it was not asked for means the Id
+ * filter was ignored: whether it is the profile's name that the target does not know is probeIdFilter's
+ * question. The polls alone cannot tell: when every group they ask for shows up in one round and the
+ * token has no other group yet (a channel's groups may reach the unbound token's snapshot later), an
+ * ignored filter lists exactly what was asked.
+ */
+async function probeIdFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  const seen = seenPrimary(dataset);
+  if (seen.length >= 2 && !dataset.idFilterLeaked) {
+    const some = seen.filter((_, i) => i % 2 === 1);
+    const [subset, all] = await Promise.all([
+      api.call('ListAssetGroups', listBody(profile, { groupIds: some })),
+      api.call('ListAssetGroups', idsFilter(profile, seen)),
+    ]);
+    const listsOthers = (ex: Exchange, asked: string[]) => itemsOf(ex).some((item) => !asked.includes(item.Id as string));
+    if (listsOthers(subset, some) || listsOthers(all, seen)) dataset.idFilterLeaked = true;
+    else idFilterKeepsAll(dataset, seen, all);
+  }
+  if (dataset.idFilterLeaked) await probeIdFilter(api, profile, dataset);
+}
+
+/**
+ * The Id filter was ignored: under a name APIs of this family also use, a target that filters follows
+ * another profile; one that filters under no name is broken (LIST-04 fails).
  */
 async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  if (!dataset.idFilterLeaked) return;
   const seen = seenPrimary(dataset);
   if (!seen.length) return;
   const fits = await idFilterNamed(api, profile, seen.slice(0, 2));
@@ -310,10 +333,7 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
  * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
  * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
  */
-async function probeIdFilterKeepsAll(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  const seen = seenPrimary(dataset);
-  if (seen.length < 2 || dataset.idFilterLeaked) return;
-  const exchange = await api.call('ListAssetGroups', idsFilter(profile, seen));
+function idFilterKeepsAll(dataset: Dataset, seen: string[], exchange: Exchange): void {
   const failure = idFilterHoldsAll(seen)(exchange);
   if (!failure) return;
   dataset.unseenBecause ??= { owner: 'LIST-04', failure, exchange };
