@@ -177,6 +177,12 @@ export const VARIANTS: readonly Variant[] = [
     hooks: { listGroups: listWithExtraLag((g) => spread(g.Id, 600)) },
   },
   {
+    name: 'unboundReplicaLagsChannels',
+    description: "the unbound token reads a replica that receives the channels' groups 1.5 s later than the channel-bound tokens see them",
+    allows: "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",
+    hooks: { listGroups: listWithExtraLag((g, p) => (p.channel === null && g.channel !== null ? 1500 : 0)) },
+  },
+  {
     name: 'slowChannelReplica',
     description: 'channel-bound tokens read a replica that lags 500 ms more than the others',
     allows: "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",

@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, idFilterAssessable } from './fixtures';
-import { groupNamed } from './dataset';
+import { everyGroupListed, groupNamed } from './dataset';
 import {
   SHAPED,
   everyItem,
@@ -32,7 +32,7 @@ test.describe('LIST the list operation and its filters', () => {
     const all = groupsOf(dataset, () => true);
     const ids = all.map((g) => g.id);
     // The space of each group is only known from a list: the create request carries none.
-    const everything = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }));
+    const everything = await everyGroupListed(api, profile, dataset);
     await verify(everything, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding(groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id)))]);
     const spaceOf = new Map(itemsOf(everything).map((item) => [item.Id, item.AssetSpaceId]));
     const spaces = [...new Set(spaceOf.values())].filter((space): space is string => typeof space === 'string');
