@@ -25,6 +25,11 @@ export interface BoundOptions {
   maxProbes: number;
   /** How many more acceptances the search may afford, asked before every probe; Infinity for lists. */
   eggs: () => number;
+  /**
+   * The spec shows no such bound: the largest value accepted means the target has none up to it, a
+   * finding (the setting null) rather than a value left undetermined. Unset: kept at the reference value.
+   */
+  noBound?: boolean;
 }
 
 /** Candidates k acceptances and d probes can tell apart: C(d,1) + … + C(d,k). */
@@ -73,6 +78,10 @@ export async function bound(
   };
   if (eggs() < 1) return stop(`not probed: the create budget is spent`);
   if ((await ask(big)) === 'accepted') {
+    if (options.noBound) {
+      session.decide(setting, null, ...outcomes, `${big} ${unit} were accepted: no bound up to that, and the spec shows none; null states none`);
+      return undefined;
+    }
     return stop(
       `${big} ${unit} were accepted: no bound below that; the kit expects a refusal above the profile's bound, so set it to what the target documents`,
     );

@@ -89,7 +89,8 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
       CREATE_FIELDS.map((field) => {
         const schema: Record<string, unknown> = { type: 'string' };
         if (create.requiredFields.includes(field)) schema.minLength = 1;
-        if (create.maxLength[field] !== undefined) schema.maxLength = create.maxLength[field];
+        // null: no bound (profile.ts mergeOver removes it).
+        if (typeof create.maxLength[field] === 'number') schema.maxLength = create.maxLength[field];
         if (field === 'GroupType') schema.enum = create.groupTypes;
         if (create.defaults[field] !== undefined) schema.default = create.defaults[field];
         return [field, schema];
@@ -130,7 +131,7 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
 const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
 
 function scalar(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   if (Array.isArray(value)) return `[${value.map(scalar).join(', ')}]`;
   const text = String(value);
   return /^[A-Za-z_/][A-Za-z0-9_/.~-]*$/.test(text) && !RESERVED.test(text) ? text : JSON.stringify(text);

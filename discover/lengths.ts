@@ -49,7 +49,12 @@ async function lengthBound(
     session.lastMessage = session.messageOf(answer);
     return outcome(answer, `a create of ${field} with ${length} characters`, outcomes[outcomes.length - 1]);
   };
-  const found = await bound(session, accepted, big, probe, setting, outcomes, { unit: 'characters', maxProbes: 20, eggs: () => session.createsLeft(reserve) });
+  const found = await bound(session, accepted, big, probe, setting, outcomes, {
+    unit: 'characters',
+    maxProbes: 20,
+    eggs: () => session.createsLeft(reserve),
+    noBound: true,
+  });
   if (found !== undefined) session.decide(setting, found, ...outcomes);
   return found;
 }

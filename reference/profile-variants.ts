@@ -53,6 +53,8 @@ const ERROR_KINDS = errorKindNames();
 function listRequest(o: {
   ids?: string;
   name?: string;
+  type?: string;
+  space?: string;
   pageNumber?: string;
   pageSize?: string;
   sizeDefault?: number;
@@ -66,8 +68,8 @@ function listRequest(o: {
       Filter: {
         type: 'object',
         properties: {
-          AssetSpaceId: { type: 'string' },
-          GroupType: { type: 'string' },
+          [o.space ?? 'AssetSpaceId']: { type: 'string' },
+          [o.type ?? 'GroupType']: { type: 'string' },
           [o.ids ?? 'GroupIds']: { type: 'array', items: { type: 'string' } },
           [o.name ?? 'Name']: { type: 'string' },
         },
@@ -78,14 +80,15 @@ function listRequest(o: {
   };
 }
 
-function createConstraints(o: { nameMax: number; descriptionMax: number; nameOptional?: boolean; description: string }): Record<string, unknown> {
+function createConstraints(o: { nameMax?: number; descriptionMax?: number; nameOptional?: boolean; description: string }): Record<string, unknown> {
+  const max = (bound: number | undefined) => (bound === undefined ? {} : { maxLength: bound });
   return {
     description: o.description,
     type: 'object',
     ...(o.nameOptional ? {} : { required: ['Name'] }),
     properties: {
-      Name: o.nameOptional ? { type: 'string', maxLength: o.nameMax } : { type: 'string', minLength: 1, maxLength: o.nameMax },
-      Description: { type: 'string', maxLength: o.descriptionMax },
+      Name: o.nameOptional ? { type: 'string', ...max(o.nameMax) } : { type: 'string', minLength: 1, ...max(o.nameMax) },
+      Description: { type: 'string', ...max(o.descriptionMax) },
       GroupType: { type: 'string', enum: ['AIGC'] },
       ProjectName: { type: 'string', default: 'default' },
     },
@@ -157,6 +160,24 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     },
   },
   {
+    name: 'shortFilterNames',
+    description: 'Filters named Id, SpaceId, Type and Keyword instead of GroupIds, AssetSpaceId, GroupType and Name.',
+    allows: NAMES_NOT_SHOWN,
+    profile: {
+      name: 'shortFilterNames',
+      list: { filters: { groupIds: 'Id', assetSpaceId: 'SpaceId', groupType: 'Type', name: 'Keyword' } },
+      $defs: {
+        ProfileListRequest: listRequest({
+          ids: 'Id',
+          space: 'SpaceId',
+          type: 'Type',
+          name: 'Keyword',
+          description: 'Variant shortFilterNames: filters Filter.Id, Filter.SpaceId, Filter.Type and Filter.Keyword.',
+        }),
+      },
+    },
+  },
+  {
     name: 'topLevelError',
     description: 'The error part at the top level of the body, Error = { Code, Message }, beside ResponseMetadata.',
     allows: ERROR_SHAPE_NOT_SHOWN,
@@ -200,6 +221,16 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
           description: 'Variant longerFields: Name 1-128 characters, Description at most 1000.',
         }),
       },
+    },
+  },
+  {
+    name: 'noLengthBounds',
+    description: 'No length bound on Name or Description at all (TEXT columns, nothing validated), where the reference bounds them at 64 and 300.',
+    allows: LIMITS_NOT_SHOWN,
+    profile: {
+      name: 'noLengthBounds',
+      create: { maxLength: { Name: null, Description: null } },
+      $defs: { ProfileCreateConstraints: createConstraints({ description: 'Variant noLengthBounds: Name non-empty, no length bound on any field.' }) },
     },
   },
   {

@@ -67,6 +67,11 @@ function currentDefNames(defs: Record<string, unknown>): Record<string, unknown>
 function mergeOver(base: Record<string, unknown>, over: Record<string, unknown>, atDefs = false): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
+    // null removes the reference's setting: `Description: null` under create.maxLength states no bound.
+    if (value === null && !atDefs) {
+      delete out[key];
+      continue;
+    }
     if (key === '$defs' && isMapping(value) && isMapping(base[key])) {
       out[key] = { ...base[key], ...currentDefNames(value) };
     } else if (!atDefs && isMapping(value) && isMapping(base[key])) {
@@ -212,7 +217,7 @@ export function readPointer(data: unknown, pointer: string): unknown {
  */
 export const FIELD_NAME_CANDIDATES = {
   filterField: ['Filter', 'Filters'],
-  groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs'],
+  groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs', 'Id', 'GroupId'],
   pageSize: ['PageSize', 'Size', 'Limit', 'PerPage', 'PageLimit', 'MaxResults'],
   pageNumber: ['PageNumber', 'PageNo', 'Page', 'PageNum', 'PageIndex', 'CurrentPage'],
   name: ['Name', 'GroupName', 'Keyword', 'NameKeyword'],

@@ -4,7 +4,7 @@ import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
-import { GROUPS, itemsOf, type Dataset, type GroupName } from './dataset';
+import { GROUPS, itemsOf, matchingNothing, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -150,7 +150,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     // The probes' pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
     const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));
     api.shareSettledReads(profile, (id) => settled.has(id));
-    await Promise.all([probePaging(api, profile, dataset), probeIdFilters(api, profile, dataset)]);
+    await Promise.all([probePaging(api, profile, dataset), probeIdFilters(api, profile, dataset), probeValueFilters(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;
   }
@@ -326,6 +326,47 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
   if (fits)
     (dataset.profileMismatch ??= {}).idFilter =
       `the Id filter ${profile.list.filterField}.${profile.list.filters.groupIds} was ignored, ${profile.list.filterField}.${fits} filters: set list.filters.groupIds: ${fits}`;
+}
+
+const FILTER_LABEL: Record<ValueFilter, string> = { assetSpaceId: 'asset-space', groupType: 'group-type', name: 'name' };
+
+/**
+ * Does the target read the profile's asset-space, group-type and name filters? A query under each
+ * that matches none of the run's groups (LIST-02's, LIST-03's, LIST-06's, shared with them) and lists
+ * some shows the filter was ignored. Under a name APIs of this family also use, a target that filters
+ * follows another profile (the requirements that filter by it are not assessable); one that filters
+ * under no name is broken, and only the filter's owner judges that (Dataset.ignoredFilters).
+ */
+async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+  const primary = seenPrimary(dataset);
+  if (!primary.length) return;
+  const all = dataset.groups.filter((g) => g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
+  const { filterField, filters } = profile.list;
+  await Promise.all(
+    (Object.keys(VALUE_FILTERS) as ValueFilter[]).map(async (key) => {
+      const query = matchingNothing(dataset, key, { all, primary });
+      const answer = await api.call('ListAssetGroups', listBody(profile, query), { shared: key === 'name' });
+      if (answer.response?.status !== 200 || itemsOf(answer).length === 0) return;
+      const fits = await valueFilterNamed(api, profile, key, listBody(profile, query));
+      if (fits === undefined) (dataset.ignoredFilters ??= []).push(key);
+      else
+        ((dataset.profileMismatch ??= {}).filters ??= {})[key] =
+          `the ${FILTER_LABEL[key]} filter ${filterField}.${filters[key]} was ignored, ${filterField}.${fits} filters: set list.filters.${key}: ${fits}`;
+    }),
+  );
+}
+
+/**
+ * The first other name of this filter under which the same query lists nothing. Values of GroupType
+ * and asset spaces no group has may be refused too (not shown): a 400 there is the filter read.
+ */
+async function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, body: Record<string, unknown>): Promise<string | undefined> {
+  const { filterField, filters } = profile.list;
+  const { [filters[key]]: value, ...rest } = body[filterField] as Record<string, unknown>;
+  const others = FIELD_NAME_CANDIDATES[key].filter((name) => name !== filters[key] && !Object.values(filters).includes(name));
+  const answers = await Promise.all(others.map((name) => api.call('ListAssetGroups', { ...body, [filterField]: { ...rest, [name]: value } })));
+  const index = answers.findIndex((ex) => (ex.response?.status === 200 && itemsOf(ex).length === 0) || (key !== 'name' && ex.response?.status === 400));
+  return index < 0 ? undefined : others[index];
 }
 
 /**

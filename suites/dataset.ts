@@ -7,7 +7,7 @@ import type { Exchange } from '../client/exchange';
 import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
 import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
 import { readPointer, type Profile } from '../schemas/profile';
-import { listBody, type Api, type RequestStats, type RetryCounts } from './api';
+import { listBody, type Api, type ListQuery, type RequestStats, type RetryCounts } from './api';
 import { JSON_ANSWER, listedBy, listShape, listsIncluding, owned, resultPresent, succeeded, visibleInTime, type Failure, type Step } from './checks';
 import type { TokenRole } from './config';
 import type { Judge, Verify } from './fixtures';
@@ -61,9 +61,15 @@ export interface Dataset {
    * the profile's paging fields); `idFilter` when the profile's Id filter was ignored but another name
    * APIs of this family use filters. The requirements that depend on them are not assessable.
    */
-  profileMismatch?: { paging?: string; idFilter?: string };
+  profileMismatch?: { paging?: string; idFilter?: string; filters?: Partial<Record<ValueFilter, string>> };
   /** A visibility poll listed groups it did not ask for: the Id filter was ignored. */
   idFilterLeaked?: boolean;
+  /**
+   * Filters whose query matching nothing listed groups, under the profile's name and under every
+   * other name the kit knows: the owner's test fails on it (VALUE_FILTERS); no other test judges how
+   * the target reads a field it ignores.
+   */
+  ignoredFilters?: ValueFilter[];
   /**
    * Why groups were never seen, when the last polls show it was not visibility: the groups were listed
    * under Ids of another JSON type (SCHEMA-02's), or the first page held fewer of the matches than it
@@ -310,3 +316,18 @@ export async function spaceOf(api: Api, profile: Profile, dataset: Dataset, grou
 }
 
 // The phase itself, for suites/global-setup.ts.
+
+/** The filters other than the Id filter, each with the requirement that owns it. */
+export const VALUE_FILTERS = { assetSpaceId: 'LIST-02', groupType: 'LIST-03', name: 'LIST-05' } as const;
+export type ValueFilter = keyof typeof VALUE_FILTERS;
+
+/**
+ * A query under one filter that matches none of the run's groups: LIST-02's, LIST-03's and LIST-06's
+ * own, which the phase reads first (api.ts shares them) to tell a filter the target ignores. `ids`
+ * are the run's visible groups as groupsOf gives them: all of them, and the primary token's.
+ */
+export function matchingNothing(dataset: Dataset, filter: ValueFilter, ids: { all: string[]; primary: string[] }): ListQuery {
+  if (filter === 'assetSpaceId') return { assetSpaceId: `${dataset.prefix}no-such-space`, groupIds: ids.all };
+  if (filter === 'groupType') return { groupType: `AGC_NO_SUCH_TYPE_${dataset.runId}`, groupIds: ids.primary };
+  return { name: `${dataset.prefix}nothing-matches` };
+}

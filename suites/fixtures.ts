@@ -3,7 +3,7 @@ import { type KitConfig, type KitWorkerOptions, ConfigError, TOKEN_VARIABLES, ty
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadDataset, itemsOf, phaseFinished, type Dataset } from './dataset';
+import { loadDataset, itemsOf, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 import {
   ownRequirement,
@@ -116,10 +116,22 @@ export function pagingAssessable(dataset: Dataset): void {
   if (dataset.profileMismatch?.paging) mismatched(base.info(), dataset.profileMismatch.paging);
 }
 
-/** LIST-04, where the target showed it filters by Id under another name. */
-export function idFilterAssessable(dataset: Dataset): void {
-  if (dataset.profileMismatch?.idFilter) mismatched(base.info(), dataset.profileMismatch.idFilter);
+/** What the target showed about a filter of the profile's: read under another name (the setting that fits), if so. */
+function filterMismatch(dataset: Dataset, filter: ValueFilter | 'groupIds'): string | undefined {
+  return filter === 'groupIds' ? dataset.profileMismatch?.idFilter : dataset.profileMismatch?.filters?.[filter];
 }
+
+/** A test that judges one filter, where the target showed it reads that filter under another name: not assessable. */
+export function filterAssessable(dataset: Dataset, filter: ValueFilter | 'groupIds'): void {
+  const mismatch = filterMismatch(dataset, filter);
+  if (mismatch) mismatched(base.info(), mismatch);
+}
+
+/** The filter each list requirement owns, for a precondition of its that fails where the target names that filter otherwise. */
+const FILTER_OF_OWNER = new Map<string, ValueFilter | 'groupIds'>([
+  ...Object.entries(VALUE_FILTERS).map(([filter, owner]) => [owner, filter as ValueFilter] as const),
+  ['LIST-04', 'groupIds'],
+]);
 
 // Fixtures, layered by concern as Playwright's own tests/config/baseTest.ts does: each step adds one.
 
@@ -218,9 +230,10 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
         if (failure.profileMismatch) notAssessable(testInfo, failure, exchange);
         if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchange, failure.missing);
         if (owner !== own) {
-          // A precondition of LIST-04's, where the target filters by Id under another name: not its finding, a mismatch.
-          const idFilter = owner === 'LIST-04' ? loadDataset().profileMismatch?.idFilter : undefined;
-          if (idFilter) mismatched(testInfo, idFilter);
+          // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
+          const filter = FILTER_OF_OWNER.get(owner!);
+          const mismatch = filter && filterMismatch(loadDataset(), filter);
+          if (mismatch) mismatched(testInfo, mismatch);
           recordFinding(testInfo, { requirement: owner!, failure, exchange });
           blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
         }

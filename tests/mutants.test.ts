@@ -97,7 +97,7 @@ test.describe('mutants', () => {
   for (const mutant of heaviestFirst) {
     test(`mutant ${mutant.name} (breaks ${mutant.breaks}) fails exactly its expected requirements`, async () => {
       const startedAt = Date.now();
-      const run = await runSuites(mutant.name, mutant.hooks);
+      const run = await runSuites(mutant.name, mutant.hooks, {}, { kitProfile: mutant.kitProfile });
       record(mutant.name, run);
       noteRun(mutant.name, run, startedAt);
       expectComplete(run);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
 import { checkProfileConsistency, COMPONENTS, compileComponent, errorKinds, openapi, validate, validators, type ComponentName } from '../schemas/index';
-import { loadProfile } from '../schemas/profile';
+import { loadProfile, profileFromOverride } from '../schemas/profile';
 
 interface Case {
   validator: ComponentName;
@@ -132,4 +132,10 @@ test('checkProfileConsistency accepts an override whose settings and $defs agree
   };
   // Passing here means the override's own $defs were compiled: the reference ones lack `Filters`.
   expect(checkProfileConsistency(renamed)).toEqual([]);
+});
+
+test('a null in a profile override removes the reference setting; a required one removed is a shape error', () => {
+  const unbounded = profileFromOverride({ name: 'unbounded', create: { maxLength: { Description: null } } }, 'unbounded');
+  expect(unbounded.create.maxLength).toEqual({ Name: 64 });
+  expect(() => profileFromOverride({ name: 'broken', list: { filterField: null } }, 'broken')).toThrow(/list\.filterField must be a string/);
 });

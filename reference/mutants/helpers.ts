@@ -22,6 +22,12 @@ export interface Mutant {
   /** What is wrong with it, as a bug report would say. */
   description: string;
   hooks: Partial<ReferenceHooks>;
+  /**
+   * The profile the mutant's own documentation states, given to the kit as AG_PROFILE (an override;
+   * `{ name }` alone states the reference profile): for a mutant that breaks a promise only a
+   * target's own profile makes (a length bound: the spec shows none). Unset: the kit runs without one.
+   */
+  kitProfile?: Record<string, unknown>;
 }
 
 /** A family's mutants keyed by name; the key becomes the mutant's `name`. */

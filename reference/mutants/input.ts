@@ -74,7 +74,8 @@ export const INPUT = family({
   /** The Name length limit is not enforced. */
   overlongNameAccepted: {
     breaks: 'INPUT-04',
-    description: 'a Name over 64 characters is accepted',
+    description: 'a Name over 64 characters is accepted, though its profile states that bound',
+    kitProfile: { name: 'reference-stated' },
     hooks: {
       validateCreate: (body, ctx) => {
         const max = ctx.profile.create.maxLength.Name;
