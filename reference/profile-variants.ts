@@ -14,7 +14,7 @@
  * so that a mistake in the kit's consistency check or in the discovery's own $defs builder cannot
  * hide behind the same mistake made here.
  */
-import { badRequest, defaultHooks, type HookContext, type ReferenceHooks } from './behaviour';
+import { ApiError, badRequest, defaultHooks, OPERATIONS, type HookContext, type Operation, type ReferenceHooks } from './behaviour';
 import { errorKindNames, isObject } from '../schemas/spec';
 
 export interface ProfileVariant {
@@ -179,7 +179,8 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
   },
   {
     name: 'topLevelError',
-    description: 'The error part at the top level of the body, Error = { Code, Message }, beside ResponseMetadata.',
+    description:
+      'The error part at the top level of the body, Error = { Code, Message }, beside ResponseMetadata; an unknown Action (no row of the error table) answered 400 with a kind of its own, InvalidAction.',
     allows: ERROR_SHAPE_NOT_SHOWN,
     profile: {
       name: 'topLevelError',
@@ -199,6 +200,12 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
           },
         },
       },
+    },
+    hooks: {
+      selectOperation: (action, version) =>
+        OPERATIONS.includes(action as Operation)
+          ? defaultHooks.selectOperation(action, version)
+          : new ApiError(400, 'InvalidAction', `unsupported Action ${JSON.stringify(action)}`),
     },
   },
   {

@@ -19,6 +19,9 @@ export function statusIs(status: number): Check {
   });
 }
 
+/** Where error parts of this API family and of common frameworks keep their code. */
+const ERROR_CODE_POINTERS = ['/ResponseMetadata/Error/Code', '/Error/Code', '/error/code', '/Code', '/code', '/errorCode', '/ErrorCode'];
+
 /**
  * ERR-01's precondition for every requirement that needs an error kind: the kind can be read at
  * the profile's pointer. Where a kind of the spec's table sits elsewhere in the body, the target
@@ -28,7 +31,11 @@ export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | un
   if ((ex.response?.status ?? 0) < 400) return undefined;
   const pointer = ctx.profile.error.codePointer;
   if (typeof readPointer(ex.response!.json, pointer) === 'string') return undefined;
-  const elsewhere = pointerOf(ex.response!.json, errorKindsOf(ctx));
+  // A kind of the spec's table shows where the target keeps its error part; a kind of its own (an unknown
+  // Action's, which the table has no row for) at a place error parts usually sit shows the same.
+  const elsewhere =
+    pointerOf(ex.response!.json, errorKindsOf(ctx)) ??
+    ERROR_CODE_POINTERS.find((at) => at !== pointer && typeof readPointer(ex.response!.json, at) === 'string' && readPointer(ex.response!.json, at) !== '');
   const failure = fail(
     errorKindReadable,
     `HTTP ${ex.response!.status}, no error kind at ${pointer}: ${show(ex.response!.json ?? ex.response!.body.slice(0, 300))}`,
