@@ -17,7 +17,7 @@ export function totalCountIs(expected: number): Check {
   });
 }
 
-export function pagingEchoes(pageNumber: number, pageSize: number): Check {
+export function pagingEchoes(pageNumber: number, pageSize: number, fix = 'report the page number and page size the result was computed with'): Check {
   return named('pagingEchoes', (ex) => {
     const got = { PageNumber: readPointer(ex.response?.json, '/Result/PageNumber'), PageSize: readPointer(ex.response?.json, '/Result/PageSize') };
     if (got.PageNumber !== pageNumber || got.PageSize !== pageSize) {
@@ -25,7 +25,7 @@ export function pagingEchoes(pageNumber: number, pageSize: number): Check {
         'pagingEchoes',
         `PageNumber ${show(got.PageNumber)}, PageSize ${show(got.PageSize)}`,
         `PageNumber ${pageNumber}, PageSize ${pageSize}: "Page number / Page size of this result"`,
-        'report the page number and page size the result was computed with',
+        fix,
       );
     }
     return undefined;
