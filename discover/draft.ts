@@ -46,6 +46,7 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
         maximum: v('list.pageSize.maximum'),
         aboveMaximum: v('list.pageSize.aboveMaximum'),
       },
+      invalidPaging: v('list.invalidPaging'),
     },
     create: {
       requiredFields: v('create.requiredFields'),
@@ -64,19 +65,18 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
 export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Record<string, unknown>> {
   const { list, create, error, timestamps } = s;
   const note = 'Drafted by agc profile discover from the settings of this file.';
+  const filterProperties = {
+    [list.filters.assetSpaceId]: { type: 'string' },
+    [list.filters.groupType]: { type: 'string' },
+    [list.filters.groupIds]: { type: 'array', items: { type: 'string' } },
+    [list.filters.name]: { type: 'string' },
+  };
   const listRequest = {
     description: `${note} Filter and paging field names and paging bounds.`,
     type: 'object',
     properties: {
-      [list.filterField]: {
-        type: 'object',
-        properties: {
-          [list.filters.assetSpaceId]: { type: 'string' },
-          [list.filters.groupType]: { type: 'string' },
-          [list.filters.groupIds]: { type: 'array', items: { type: 'string' } },
-          [list.filters.name]: { type: 'string' },
-        },
-      },
+      // Filters at the top level ('') sit beside the paging fields.
+      ...(list.filterField === '' ? filterProperties : { [list.filterField]: { type: 'object', properties: filterProperties } }),
       [list.pageNumber.field]: { type: 'integer', minimum: list.pageNumber.minimum, default: list.pageNumber.default },
       [list.pageSize.field]: { type: 'integer', minimum: list.pageSize.minimum, maximum: list.pageSize.maximum, default: list.pageSize.default },
     },
@@ -192,6 +192,7 @@ export function renderDraft(
       leaf('    ', key, `list.${paging}.${key}`, (s.list[paging] as Record<string, unknown>)[key]);
     }
   }
+  leaf('  ', 'invalidPaging', 'list.invalidPaging', s.list.invalidPaging);
   lines.push('', 'create:');
   leaf('  ', 'requiredFields', 'create.requiredFields', s.create.requiredFields);
   lines.push('  maxLength:');

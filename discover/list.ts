@@ -1,5 +1,5 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
-import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES as CANDIDATES, withFilters } from '../schemas/profile';
 import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './client';
 
 /** The Id filter once found: every later list request is limited to the run's own groups through it. */
@@ -14,7 +14,7 @@ export interface Scope {
 }
 
 export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filters: Record<string, unknown> = {}, ids = scope.all): Record<string, unknown> {
-  return { [scope.wrapper]: { [scope.ids]: ids, ...filters }, ...extra };
+  return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids, ...filters }, extra);
 }
 
 /** Which Id-filter name (and filter object) restricts a list to the given Ids; also waits until the run's groups are visible. */
@@ -27,7 +27,7 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
   let waits = 0;
   for (const wrapper of CANDIDATES.filterField) {
     for (const ids of CANDIDATES.groupIds) {
-      const body = { [wrapper]: { [ids]: [last.id] } };
+      const body = withFilters({ filterField: wrapper }, { [ids]: [last.id] });
       for (;;) {
         const answer = await session.list(body);
         const seen = session.evidence('ListAssetGroups', body, answer);
@@ -80,7 +80,7 @@ async function confirmScope(
 ): Promise<{ scope: Scope; evidence: string } | undefined> {
   let wait = 200;
   for (let polls = 0; polls < 6; polls++) {
-    const body = { [wrapper]: { [ids]: all } };
+    const body = withFilters({ filterField: wrapper }, { [ids]: all });
     const answer = await session.list(body);
     const got = idsOf(answer);
     const total = resultOf(answer)?.TotalCount;

@@ -102,9 +102,21 @@ export async function pagingMinimums(session: ProbeSession, scope: Scope): Promi
     const body = scoped(scope, { [field]: below });
     const answer = await session.list(body);
     const seen = session.evidence('ListAssetGroups', body, answer);
+    const served = { number: resultOf(answer)?.PageNumber, size: resultOf(answer)?.PageSize };
     if (answer.status === 400) {
       session.decide(`${setting}.minimum`, minimum, `${seen}: ${below} is refused`);
+      if (setting === 'list.pageNumber') session.decide('list.invalidPaging', 'refuse', `${seen}: ${below} is refused`);
       confirmErrorKind(session, answer, 'AssetBadRequest', seen);
+    } else if (
+      answer.status === 200 &&
+      Number.isInteger(served.number) &&
+      (served.number as number) >= minimum &&
+      Number.isInteger(served.size) &&
+      (served.size as number) >= 1
+    ) {
+      // Served as a valid page the answer states: the smallest value it serves as asked is the minimum, and the rest is adjusted.
+      session.decide(`${setting}.minimum`, minimum, `${seen}: ${below} is served as PageNumber ${served.number}, PageSize ${served.size}`);
+      session.decide('list.invalidPaging', 'adjust', `${seen}: ${below} is not refused but served as a valid page the answer states`);
     } else session.keep(`${setting}.minimum`, `${seen}: ${below} was not refused; the kit expects a 400 below the minimum (PAGE-07), review this`);
   }
 }

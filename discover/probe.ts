@@ -105,6 +105,7 @@ export class Prober extends ProbeSession {
       'list.pageSize.minimum',
       'list.pageSize.maximum',
       'list.pageSize.aboveMaximum',
+      'list.invalidPaging',
       'create.requiredFields',
       'create.maxLength.Name',
       'create.maxLength.Description',

@@ -1,5 +1,5 @@
 /** The steps of ListAssetGroups: validation, who sees which group, filtering and paging. */
-import { nameMatches } from '../schemas/profile';
+import { filterLabel, nameMatches } from '../schemas/profile';
 import { ApiError, badRequest, describe, isObject, own } from './behaviour-base';
 import type { HookContext, ListFilter, ListItem, ListQuery, ListResult, Principal } from './behaviour';
 import type { GroupRecord } from './store';
@@ -8,21 +8,22 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
   const { list } = ctx.profile;
   const fail = (message: string) => badRequest('ListAssetGroups', message);
   const filter: ListFilter = {};
-  const rawFilter = own(body, list.filterField);
+  // A profile whose filterField is '' keeps the filters at the top level of the body.
+  const rawFilter = list.filterField === '' ? body : own(body, list.filterField);
   if (rawFilter !== undefined) {
     if (!isObject(rawFilter)) return fail(`${list.filterField} must be an object, got ${describe(rawFilter)}`);
     const names = list.filters;
     for (const key of ['assetSpaceId', 'groupType', 'name'] as const) {
       const value = own(rawFilter, names[key]);
       if (value === undefined) continue;
-      if (typeof value !== 'string') return fail(`${list.filterField}.${names[key]} must be a string, got ${describe(value)}`);
+      if (typeof value !== 'string') return fail(`${filterLabel(list, names[key])} must be a string, got ${describe(value)}`);
       filter[key] = value;
     }
     const ids = own(rawFilter, names.groupIds);
     if (ids !== undefined) {
-      if (!Array.isArray(ids)) return fail(`${list.filterField}.${names.groupIds} must be an array of strings, got ${describe(ids)}`);
+      if (!Array.isArray(ids)) return fail(`${filterLabel(list, names.groupIds)} must be an array of strings, got ${describe(ids)}`);
       const bad = ids.findIndex((id) => typeof id !== 'string');
-      if (bad >= 0) return fail(`${list.filterField}.${names.groupIds}[${bad}] must be a string, got ${describe(ids[bad])}`);
+      if (bad >= 0) return fail(`${filterLabel(list, names.groupIds)}[${bad}] must be a string, got ${describe(ids[bad])}`);
       filter.groupIds = ids as string[];
     }
   }
@@ -31,6 +32,9 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
     if (value === undefined) return spec.default;
     const range = spec.maximum === undefined ? `>= ${spec.minimum}` : `between ${spec.minimum} and ${spec.maximum}`;
     const ok = typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && (spec.maximum === undefined || value <= spec.maximum);
+    // An adjusting profile serves a value below the minimum, or a fraction, as the default; the answer says so.
+    const adjustable = typeof value === 'number' && (value < spec.minimum || !Number.isInteger(value));
+    if (!ok && adjustable && list.invalidPaging === 'adjust') return spec.default;
     return ok ? value : fail(`${spec.field} must be an integer ${range}, got ${typeof value === 'number' ? value : describe(value)}`);
   };
   const pageNumber = paging(list.pageNumber);

@@ -59,21 +59,21 @@ function listRequest(o: {
   pageSize?: string;
   sizeDefault?: number;
   sizeMax?: number;
+  /** '' puts the filters at the top level. */
+  wrapper?: string;
   description: string;
 }): Record<string, unknown> {
+  const filters = {
+    [o.space ?? 'AssetSpaceId']: { type: 'string' },
+    [o.type ?? 'GroupType']: { type: 'string' },
+    [o.ids ?? 'GroupIds']: { type: 'array', items: { type: 'string' } },
+    [o.name ?? 'Name']: { type: 'string' },
+  };
   return {
     description: o.description,
     type: 'object',
     properties: {
-      Filter: {
-        type: 'object',
-        properties: {
-          [o.space ?? 'AssetSpaceId']: { type: 'string' },
-          [o.type ?? 'GroupType']: { type: 'string' },
-          [o.ids ?? 'GroupIds']: { type: 'array', items: { type: 'string' } },
-          [o.name ?? 'Name']: { type: 'string' },
-        },
-      },
+      ...(o.wrapper === '' ? filters : { [o.wrapper ?? 'Filter']: { type: 'object', properties: filters } }),
       [o.pageNumber ?? 'PageNumber']: { type: 'integer', minimum: 1, default: 1 },
       [o.pageSize ?? 'PageSize']: { type: 'integer', minimum: 1, maximum: o.sizeMax ?? 100, default: o.sizeDefault ?? 10 },
     },
@@ -112,10 +112,10 @@ function pythonIsoformat(): string {
  */
 function refuseUnknownListFields(body: Record<string, unknown>, ctx: HookContext): ReturnType<ReferenceHooks['validateList']> {
   const { list } = ctx.profile;
-  const known = [list.filterField, list.pageNumber.field, list.pageSize.field];
+  const known = [...(list.filterField === '' ? Object.values(list.filters) : [list.filterField]), list.pageNumber.field, list.pageSize.field];
   const unknown = Object.keys(body).find((key) => !known.includes(key));
   if (unknown !== undefined) return badRequest('ListAssetGroups', `unknown field ${JSON.stringify(unknown.slice(0, 100))}; known fields: ${known.join(', ')}`);
-  const filter = body[list.filterField];
+  const filter = list.filterField === '' ? undefined : body[list.filterField];
   if (isObject(filter)) {
     const names = Object.values(list.filters);
     const unknownFilter = Object.keys(filter).find((key) => !names.includes(key));
@@ -157,6 +157,16 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       name: 'groupIdList',
       list: { filters: { groupIds: 'GroupIdList' } },
       $defs: { ProfileListRequest: listRequest({ ids: 'GroupIdList', description: 'Variant groupIdList: the Id filter is Filter.GroupIdList.' }) },
+    },
+  },
+  {
+    name: 'topLevelFilters',
+    description: 'The filters at the top level of the body, beside PageNumber and PageSize, with no Filter object.',
+    allows: NAMES_NOT_SHOWN,
+    profile: {
+      name: 'topLevelFilters',
+      list: { filterField: '' },
+      $defs: { ProfileListRequest: listRequest({ wrapper: '', description: 'Variant topLevelFilters: the filters at the top level of the body.' }) },
     },
   },
   {
@@ -272,6 +282,13 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       "A PageSize above the maximum (100) is served as 100 and Result.PageSize says 100, not refused: Django REST framework's PageNumberPagination cuts the requested size off at max_page_size, and Spring Data's PageableHandlerMethodArgumentResolver at max-page-size (spring.data.web.pageable.max-page-size, 2000 by default).",
     allows: LIMITS_NOT_SHOWN,
     profile: { name: 'pageSizeClamped', list: { pageSize: { aboveMaximum: 'clamp' } } },
+  },
+  {
+    name: 'adjustsPaging',
+    description:
+      'A PageNumber or PageSize below 1, or a fraction, served as the default page (Result.PageNumber and Result.PageSize say which) instead of refused, as Go and Express handlers often do.',
+    allows: LIMITS_NOT_SHOWN,
+    profile: { name: 'adjustsPaging', list: { invalidPaging: 'adjust' } },
   },
   {
     name: 'pastEndLastPage',

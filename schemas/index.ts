@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { loadProfile, ProfileError, type Profile } from './profile';
+import { loadProfile, ProfileError, withFilters, type Profile } from './profile';
 import { errorKinds, openapiDocument, pointerParts, SPEC_VERSION } from './spec';
 
 export { OPENAPI_PATH } from './spec';
@@ -166,24 +166,25 @@ export function checkProfileConsistency(p: Profile): string[] {
   const { filterField, filters, pageNumber, pageSize } = p.list;
   expect(
     'ListAssetGroupsRequest',
-    {
-      [filterField]: {
+    withFilters(
+      p.list,
+      {
         [filters.assetSpaceId]: 'space-1',
         [filters.groupType]: p.create.groupTypes[0] ?? 'AIGC',
         [filters.groupIds]: ['group-1'],
         [filters.name]: 'name',
       },
-      [pageNumber.field]: pageNumber.default,
-      [pageSize.field]: pageSize.default,
-    },
+      { [pageNumber.field]: pageNumber.default, [pageSize.field]: pageSize.default },
+    ),
     true,
     'list',
   );
-  expect('ListAssetGroupsRequest', { [filterField]: 'not-an-object' }, false, 'list.filterField');
+  // Filters at the top level ('') have no filter object to be of the wrong type.
+  if (filterField !== '') expect('ListAssetGroupsRequest', { [filterField]: 'not-an-object' }, false, 'list.filterField');
   for (const key of ['assetSpaceId', 'groupType', 'name'] as const) {
-    expect('ListAssetGroupsRequest', { [filterField]: { [filters[key]]: 1 } }, false, `list.filters.${key}`);
+    expect('ListAssetGroupsRequest', withFilters(p.list, { [filters[key]]: 1 }), false, `list.filters.${key}`);
   }
-  expect('ListAssetGroupsRequest', { [filterField]: { [filters.groupIds]: 'group-1' } }, false, 'list.filters.groupIds');
+  expect('ListAssetGroupsRequest', withFilters(p.list, { [filters.groupIds]: 'group-1' }), false, 'list.filters.groupIds');
   for (const [setting, paging] of [
     ['list.pageNumber', pageNumber],
     ['list.pageSize', pageSize],

@@ -12,6 +12,8 @@ export const NAME_MATCHES = ['exact', 'case-insensitive-exact', 'substring', 'ca
 export type NameMatch = (typeof NAME_MATCHES)[number];
 /** What a page size above the maximum gets: a 400, or the maximum (said in Result.PageSize). */
 export const ABOVE_MAXIMUM = ['refuse', 'clamp'] as const;
+/** What a paging value below its minimum or not a whole number gets: a 400, or a valid page the answer states. */
+export const INVALID_PAGING = ['refuse', 'adjust'] as const;
 /** What a page past the end gets: no items, the last page (with its true PageNumber), or a 400. */
 export const PAST_END = ['empty', 'last', 'refuse'] as const;
 /** The unit length bounds count in: Unicode code points, UTF-16 code units, or UTF-8 bytes. */
@@ -27,6 +29,7 @@ export interface Profile {
     nameMatch: NameMatch;
     pageNumber: { field: string; default: number; minimum: number; pastEnd: (typeof PAST_END)[number] };
     pageSize: { field: string; default: number; minimum: number; maximum: number; aboveMaximum: (typeof ABOVE_MAXIMUM)[number] };
+    invalidPaging: (typeof INVALID_PAGING)[number];
   };
   create: {
     requiredFields: string[];
@@ -39,6 +42,34 @@ export interface Profile {
   error: { codePointer: string; messagePointer: string };
   timestamps: { format: (typeof TIMESTAMP_FORMATS)[number] };
   $defs: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * The list filters in a body: under list.filterField, or, where that is '' (the empty string), at the
+ * top level of the body beside the paging fields ("Names of the filter fields ...: not shown").
+ */
+export function withFilters(
+  list: Pick<Profile['list'], 'filterField'>,
+  filter: Record<string, unknown>,
+  body: Record<string, unknown> = {},
+): Record<string, unknown> {
+  if (list.filterField === '') return { ...body, ...filter };
+  return Object.keys(filter).length ? { ...body, [list.filterField]: filter } : { ...body };
+}
+
+/** The JSON pointer of one filter in a list body (withFilters). */
+export function filterPointer(list: Pick<Profile['list'], 'filterField'>, name: string): string {
+  return list.filterField === '' ? `/${name}` : `/${list.filterField}/${name}`;
+}
+
+/** One filter as the reports name it: Filter.GroupIds, or GroupIds at the top level. */
+export function filterLabel(list: Pick<Profile['list'], 'filterField'>, name: string): string {
+  return list.filterField === '' ? name : `${list.filterField}.${name}`;
+}
+
+/** The filters of a list body, wherever the profile puts them (undefined: no filter object there). */
+export function filtersOf(list: Pick<Profile['list'], 'filterField'>, body: Record<string, unknown>): unknown {
+  return list.filterField === '' ? body : body[list.filterField];
 }
 
 export const SPEC_DIR = path.resolve(__dirname, '..', 'spec');
@@ -140,6 +171,7 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
   };
   oneOf('list.nameMatch', NAME_MATCHES);
   oneOf('list.pageSize.aboveMaximum', ABOVE_MAXIMUM);
+  oneOf('list.invalidPaging', INVALID_PAGING);
   oneOf('list.pageNumber.pastEnd', PAST_END);
   oneOf('create.lengthUnit', LENGTH_UNITS, true);
   oneOf('timestamps.format', TIMESTAMP_FORMATS);
@@ -216,7 +248,8 @@ export function readPointer(data: unknown, pointer: string): unknown {
  * try before calling an ignored field a failure rather than a profile mismatch.
  */
 export const FIELD_NAME_CANDIDATES = {
-  filterField: ['Filter', 'Filters'],
+  // '' is the top level of the body (withFilters).
+  filterField: ['Filter', 'Filters', ''],
   groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs', 'Id', 'GroupId'],
   pageSize: ['PageSize', 'Size', 'Limit', 'PerPage', 'PageLimit', 'MaxResults'],
   pageNumber: ['PageNumber', 'PageNo', 'Page', 'PageNum', 'PageIndex', 'CurrentPage'],

@@ -15,7 +15,7 @@ import { requestStats, type RequestStats, type Span } from '../client/request-st
 import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
 import { ReadCache } from '../client/read-cache';
-import { readPointer, type Profile } from '../schemas/profile';
+import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
@@ -123,7 +123,7 @@ export class Api {
    * PAGE-04's, the model's and a property's); each judges the one answer instead of asking again.
    */
   shareSettledReads(profile: Profile, listedBefore: (id: string) => boolean): void {
-    const idsAt = `/${profile.list.filterField}/${profile.list.filters.groupIds}`;
+    const idsAt = filterPointer(profile.list, profile.list.filters.groupIds);
     this.isSettled = (body) => {
       const ids = readPointer(body, idsAt);
       return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));

@@ -1,9 +1,9 @@
-import { Api, CONCURRENCY, listBody, RawBody } from './api';
+import { Api, CONCURRENCY, listBody, RawBody, type ListQuery } from './api';
 import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, lengthIn, readPointer } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, readPointer } from '../schemas/profile';
 import { GROUPS, itemsOf, matchingNothing, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -280,10 +280,41 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   }
 }
 
-/** The first other Id-filter name under which the target lists exactly these groups, if any. */
-export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<string | undefined> {
-  const others = FIELD_NAME_CANDIDATES.groupIds.filter((name) => name !== profile.list.filters.groupIds);
-  const answers = await Promise.all(others.map((name) => api.call('ListAssetGroups', { [profile.list.filterField]: { [name]: ids } })));
+type FilterKey = keyof Profile['list']['filters'];
+interface Placement {
+  wrapper: string;
+  name: string;
+}
+
+/** The profile with its filters under another wrapper and one of them under another name. */
+function placedAs(profile: Profile, key: FilterKey, { wrapper, name }: Placement): Profile {
+  return { ...profile, list: { ...profile.list, filterField: wrapper, filters: { ...profile.list.filters, [key]: name } } };
+}
+
+/**
+ * Every other place APIs of this family keep a filter: its other names under the profile's wrapper
+ * first, then every name under the other wrappers (the top level of the body among them).
+ */
+function otherPlacements(profile: Profile, key: FilterKey): Placement[] {
+  const { filterField, filters } = profile.list;
+  const names = FIELD_NAME_CANDIDATES[key].filter((name) => name === filters[key] || !Object.values(filters).includes(name));
+  const wrappers = [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((w) => w !== filterField)];
+  return wrappers.flatMap((wrapper) => names.map((name) => ({ wrapper, name }))).filter((p) => p.wrapper !== filterField || p.name !== filters[key]);
+}
+
+/** The settings that put a filter where the target reads it. */
+function placementSettings(profile: Profile, key: FilterKey, fit: Placement): string {
+  const settings = [
+    ...(fit.wrapper !== profile.list.filterField ? [`list.filterField: ${JSON.stringify(fit.wrapper)}${fit.wrapper === '' ? ' (the top level)' : ''}`] : []),
+    ...(fit.name !== profile.list.filters[key] ? [`list.filters.${key}: ${fit.name}`] : []),
+  ];
+  return `${filterLabel(profile.list, profile.list.filters[key])} was ignored, ${filterLabel({ filterField: fit.wrapper }, fit.name)} filters: set ${settings.join(' and ')}`;
+}
+
+/** The first other place of the Id filter where the target lists exactly these groups, if any. */
+export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<Placement | undefined> {
+  const others = otherPlacements(profile, 'groupIds');
+  const answers = await Promise.all(others.map((p) => api.call('ListAssetGroups', listBody(placedAs(profile, 'groupIds', p), { groupIds: ids }))));
   const index = answers.findIndex((ex) => {
     const listed = itemsOf(ex).map((item) => item.Id);
     return listed.length === ids.length && ids.every((id) => listed.includes(id));
@@ -322,10 +353,8 @@ async function probeIdFilters(api: Api, profile: Profile, dataset: Dataset): Pro
 async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
   if (!seen.length) return;
-  const fits = await idFilterNamed(api, profile, seen.slice(0, 2));
-  if (fits)
-    (dataset.profileMismatch ??= {}).idFilter =
-      `the Id filter ${profile.list.filterField}.${profile.list.filters.groupIds} was ignored, ${profile.list.filterField}.${fits} filters: set list.filters.groupIds: ${fits}`;
+  const fit = await idFilterNamed(api, profile, seen.slice(0, 2));
+  if (fit) (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${placementSettings(profile, 'groupIds', fit)}`;
 }
 
 const FILTER_LABEL: Record<ValueFilter, string> = { assetSpaceId: 'asset-space', groupType: 'group-type', name: 'name' };
@@ -341,17 +370,14 @@ async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): 
   const primary = seenPrimary(dataset);
   if (!primary.length) return;
   const all = dataset.groups.filter((g) => g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
-  const { filterField, filters } = profile.list;
   await Promise.all(
     (Object.keys(VALUE_FILTERS) as ValueFilter[]).map(async (key) => {
       const query = matchingNothing(dataset, key, { all, primary });
       const answer = await api.call('ListAssetGroups', listBody(profile, query), { shared: key === 'name' });
       if (answer.response?.status !== 200 || itemsOf(answer).length === 0) return;
-      const fits = await valueFilterNamed(api, profile, key, listBody(profile, query));
-      if (fits === undefined) (dataset.ignoredFilters ??= []).push(key);
-      else
-        ((dataset.profileMismatch ??= {}).filters ??= {})[key] =
-          `the ${FILTER_LABEL[key]} filter ${filterField}.${filters[key]} was ignored, ${filterField}.${fits} filters: set list.filters.${key}: ${fits}`;
+      const fit = await valueFilterNamed(api, profile, key, query);
+      if (fit === undefined) (dataset.ignoredFilters ??= []).push(key);
+      else ((dataset.profileMismatch ??= {}).filters ??= {})[key] = `the ${FILTER_LABEL[key]} filter ${placementSettings(profile, key, fit)}`;
     }),
   );
 }
@@ -360,11 +386,9 @@ async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): 
  * The first other name of this filter under which the same query lists nothing. Values of GroupType
  * and asset spaces no group has may be refused too (not shown): a 400 there is the filter read.
  */
-async function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, body: Record<string, unknown>): Promise<string | undefined> {
-  const { filterField, filters } = profile.list;
-  const { [filters[key]]: value, ...rest } = body[filterField] as Record<string, unknown>;
-  const others = FIELD_NAME_CANDIDATES[key].filter((name) => name !== filters[key] && !Object.values(filters).includes(name));
-  const answers = await Promise.all(others.map((name) => api.call('ListAssetGroups', { ...body, [filterField]: { ...rest, [name]: value } })));
+async function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, query: ListQuery): Promise<Placement | undefined> {
+  const others = otherPlacements(profile, key);
+  const answers = await Promise.all(others.map((p) => api.call('ListAssetGroups', listBody(placedAs(profile, key, p), query))));
   const index = answers.findIndex((ex) => (ex.response?.status === 200 && itemsOf(ex).length === 0) || (key !== 'name' && ex.response?.status === 400));
   return index < 0 ? undefined : others[index];
 }

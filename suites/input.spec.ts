@@ -19,6 +19,7 @@ import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
 import { ahead } from './api';
 import { isJsonText } from '../schemas/spec';
+import { filterLabel, withFilters } from '../schemas/profile';
 
 /** A 4xx: neither a 5xx, nor a dropped connection, nor acceptance. The error's envelope and body are ENV-02's and ERR's. */
 const refused: Check[] = [clientError];
@@ -122,7 +123,8 @@ test.describe('INPUT handling of bad input', () => {
     'INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)',
     requirement('INPUT-03'),
     async ({ api, dataset, verify, kit, profile }, testInfo) => {
-      const { filterField, filters } = profile.list;
+      const { list } = profile;
+      const { filterField, filters } = list;
       // A filter the target ignores, or reads under another name, says nothing by what it makes of a wrong type there:
       // an ignored filter is its owner's finding (LIST-0x), another name a profile mismatch.
       const unread = (Object.keys(VALUE_FILTERS) as ValueFilter[]).filter(
@@ -132,12 +134,12 @@ test.describe('INPUT handling of bad input', () => {
         recordNote(
           testInfo,
           'notAssessedHere',
-          `${filterField}.${filters[key]}: ${dataset.profileMismatch?.filters?.[key] ?? `ignored (${VALUE_FILTERS[key]})`}`,
+          `${filterLabel(list, filters[key])}: ${dataset.profileMismatch?.filters?.[key] ?? `ignored (${VALUE_FILTERS[key]})`}`,
         );
       const read = (Object.keys(VALUE_FILTERS) as ValueFilter[]).filter((key) => !unread.includes(key)).map((key) => filters[key]);
       // Built only over filters read: fast-check refuses a constantFrom of nothing.
       const wrongFilter = read.length
-        ? [fc.record({ key: fc.constantFrom(...read), value: notAString }).map(({ key, value }) => ({ [filterField]: { [key]: value } }))]
+        ? [fc.record({ key: fc.constantFrom(...read), value: notAString }).map(({ key, value }) => withFilters(list, { [key]: value }))]
         : [];
       // Not a string: "All fields are strings unless noted", and a single Id is a legitimate Id filter beside a list of them.
       const wrongIds = fc
@@ -148,7 +150,7 @@ test.describe('INPUT handling of bad input', () => {
           }),
           fc.integer(),
         )
-        .map((value) => ({ [filterField]: { [filters.groupIds]: value } }));
+        .map((value) => withFilters(list, { [filters.groupIds]: value }));
       const wrongFilterObject = fc
         .oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean())
         .map((value) => ({ [filterField]: value }));
@@ -156,8 +158,11 @@ test.describe('INPUT handling of bad input', () => {
       // The same for the Id filter: ignored (LIST-04's finding), or read under another name.
       const idFilterKnown = !dataset.profileMismatch?.idFilter && !dataset.idFilterLeaked;
       if (!idFilterKnown)
-        recordNote(testInfo, 'notAssessedHere', `${filterField}.${filters.groupIds}: ${dataset.profileMismatch?.idFilter ?? 'ignored (LIST-04)'}`);
-      const arbitraries = [...wrongFilter, ...(idFilterKnown ? [wrongIds] : []), wrongFilterObject];
+        recordNote(testInfo, 'notAssessedHere', `${filterLabel(list, filters.groupIds)}: ${dataset.profileMismatch?.idFilter ?? 'ignored (LIST-04)'}`);
+      // A filter object of the wrong type, only where the target showed it reads filters from one.
+      const objectRead = filterField !== '' && (idFilterKnown || read.length > 0);
+      const arbitraries = [...wrongFilter, ...(idFilterKnown ? [wrongIds] : []), ...(objectRead ? [wrongFilterObject] : [])];
+      test.skip(arbitraries.length === 0, 'not assessable: the target showed it reads none of the list filters the profile names');
       const wrongBody = fc.oneof(...arbitraries);
       const answer = await sentAhead(kit.config, [wrongBody], (body) => api.call('ListAssetGroups', body));
       await checkProperty(

@@ -70,18 +70,25 @@ export const PAGE = family({
   /** Invalid paging values silently fall back to the defaults. */
   pagingNotValidated: {
     breaks: 'PAGE-07',
-    description: 'invalid PageNumber or PageSize silently fall back to the defaults',
+    description: 'numeric PageNumber and PageSize go to the query unchecked: 0, -1 or 1.5 is served as asked, and Result says so (no valid page)',
     hooks: {
       validateList: (body, ctx) => {
         const { pageNumber, pageSize } = ctx.profile.list;
         const lenient = { ...body };
-        for (const spec of [pageNumber, pageSize]) {
+        const raw: { pageNumber?: number; pageSize?: number } = {};
+        for (const [key, spec] of [
+          ['pageNumber', pageNumber],
+          ['pageSize', pageSize],
+        ] as const) {
           const value = lenient[spec.field];
           const max = (spec as { maximum?: number }).maximum ?? Infinity;
-          if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && value <= max))
+          if (typeof value === 'number' && !(Number.isInteger(value) && value >= spec.minimum && value <= max)) {
+            raw[key] = value;
             delete lenient[spec.field];
+          }
         }
-        return defaultHooks.validateList(lenient, ctx);
+        const query = defaultHooks.validateList(lenient, ctx);
+        return query instanceof ApiError ? query : { ...query, ...raw };
       },
     },
   },

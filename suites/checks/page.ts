@@ -65,13 +65,24 @@ export function itemsAtMost(size: number): Check {
  */
 export function pagingBounds(field: 'pageNumber' | 'pageSize', value: unknown): Check {
   return named('pagingBounds', (ex, ctx) => {
-    const { pageSize } = ctx.profile.list;
+    const { pageSize, pageNumber, invalidPaging } = ctx.profile.list;
     const status = ex.response?.status;
     const echoed = readPointer(ex.response?.json, '/Result/PageSize');
     const aboveMaximum = field === 'pageSize' && typeof value === 'number' && Number.isInteger(value) && value > pageSize.maximum;
     const clamped = status === 200 && echoed === pageSize.maximum && (items(ex)?.length ?? 0) <= pageSize.maximum;
     const clamps = aboveMaximum && pageSize.aboveMaximum === 'clamp';
-    if (clamps ? clamped : status === 400) return undefined;
+    // Below the minimum or a fraction, served as a valid page that the answer states (list.invalidPaging: adjust).
+    const number = readPointer(ex.response?.json, '/Result/PageNumber');
+    const adjusted =
+      !aboveMaximum &&
+      status === 200 &&
+      Number.isInteger(number) &&
+      (number as number) >= pageNumber.minimum &&
+      Number.isInteger(echoed) &&
+      (echoed as number) >= pageSize.minimum &&
+      (echoed as number) <= pageSize.maximum &&
+      (items(ex)?.length ?? Infinity) <= (echoed as number);
+    if (clamps ? clamped : status === 400 || (adjusted && invalidPaging === 'adjust')) return undefined;
     const received = ex.response
       ? `HTTP ${status} for ${ctx.profile.list[field].field}: ${show(value)}${status === 200 ? ` (Result.PageSize ${show(echoed)}, ${items(ex)?.length ?? '?'} items)` : ''}`
       : `no response: ${ex.networkError}`;
@@ -97,6 +108,11 @@ export function pagingBounds(field: 'pageNumber' | 'pageSize', value: unknown): 
       return {
         ...failure,
         profileMismatch: `a ${pageSize.field} of ${value} was refused with HTTP 400: the target refuses rather than clamps; set list.pageSize.aboveMaximum: refuse`,
+      };
+    if (adjusted)
+      return {
+        ...failure,
+        profileMismatch: `a ${ctx.profile.list[field].field} of ${show(value)} was served as PageNumber ${number}, PageSize ${echoed}, as the answer says: the target adjusts paging values rather than refusing them (the spec shows no bounds); set list.invalidPaging: adjust`,
       };
     return failure;
   });
