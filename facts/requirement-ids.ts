@@ -23,6 +23,7 @@ export const REQUIREMENT_IDS = [
   'ERR-03',
   'CREATE-01',
   'CREATE-02',
+  'CREATE-06',
   'CREATE-03',
   'CREATE-04',
   'CREATE-05',

@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, LISTED } from './fixtures';
 import { CREATING_ROLES, groupNamed, isGroup, roleGroupsRead } from './dataset';
 import { recordBlocked as blocked, recordProfileMismatch } from '../facts/record';
-import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent } from './checks';
+import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace } from './checks';
 import { ahead } from './api';
 import { lengthIn } from '../schemas/profile';
 
@@ -89,6 +89,17 @@ test.describe('CREATE the create operation', () => {
       // Among its role's groups, bounds included: the create-and-wait phase's last poll asked the same, so the run sends it at most once.
       const listed = await roleGroupsRead(api, profile, dataset, seen.via, { bounds: true });
       await verify(listed, [...LISTED, itemMatchesSent(seen.id, seen.sent, {})]);
+    },
+  );
+
+  test(
+    'CREATE-06 Leading and trailing whitespace of a create field comes back as sent',
+    requirement('CREATE-06'),
+    async ({ api, dataset, verify, profile }) => {
+      const group = groupNamed(dataset, 'whitespace');
+      // Its role's read of its groups, which CREATE-02 judged: sent once per run.
+      const listed = await roleGroupsRead(api, profile, dataset, group.via);
+      await verify(listed, [...LISTED, keepsEdgeWhitespace(group.id, group.sent)]);
     },
   );
 });

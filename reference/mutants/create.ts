@@ -84,7 +84,7 @@ export const CREATE = family({
    * and blank checks: what comes back is not what was sent.
    */
   trimsWhitespace: {
-    breaks: 'CREATE-02',
+    breaks: 'CREATE-06',
     description: 'Name, Title and Description are stored trimmed of leading and trailing whitespace',
     hooks: {
       validateCreate: (body, ctx) => {

@@ -45,15 +45,32 @@ export function itemMatchesSent(id: string, sent: Record<string, string>, defaul
         missing: [id],
       };
     const expected = { ...defaults, ...sent };
-    const changed = Object.entries(expected).filter(([field, value]) => item[field] !== value);
+    // Leading and trailing whitespace dropped is CREATE-06's (a SHOULD: Django REST framework trims by default).
+    const changed = Object.entries(expected).filter(([field, value]) => item[field] !== value && item[field] !== value.trim());
     if (changed.length) {
       return fail(
         'itemMatchesSent',
         changed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '),
         'Name, Title, Description, GroupType, ProjectName: create request; list item',
-        'store and return the create fields exactly as sent (no trimming, re-encoding or truncation)',
+        'store and return the create fields exactly as sent (no re-encoding, normalisation or truncation)',
       );
     }
     return undefined;
+  });
+}
+
+/** CREATE-06: the leading and trailing whitespace sent comes back; the rest of each value is itemMatchesSent's. */
+export function keepsEdgeWhitespace(id: string, sent: Record<string, string>): Check {
+  return named('keepsEdgeWhitespace', (ex) => {
+    const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+    if (!item) return undefined;
+    const trimmed = Object.entries(sent).filter(([field, value]) => value !== value.trim() && item[field] === value.trim());
+    if (!trimmed.length) return undefined;
+    return fail(
+      'keepsEdgeWhitespace',
+      trimmed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '),
+      'Name, Title, Description: create request; list item, leading and trailing whitespace included',
+      'keep leading and trailing whitespace (Django REST framework: CharField(trim_whitespace=False))',
+    );
   });
 }
