@@ -67,11 +67,6 @@ export function filterLabel(list: Pick<Profile['list'], 'filterField'>, name: st
   return list.filterField === '' ? name : `${list.filterField}.${name}`;
 }
 
-/** The filters of a list body, wherever the profile puts them (undefined: no filter object there). */
-export function filtersOf(list: Pick<Profile['list'], 'filterField'>, body: Record<string, unknown>): unknown {
-  return list.filterField === '' ? body : body[list.filterField];
-}
-
 export const SPEC_DIR = path.resolve(__dirname, '..', 'spec');
 export const REFERENCE_PROFILE_PATH = path.join(SPEC_DIR, 'profile.yaml');
 

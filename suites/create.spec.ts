@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, LISTED } from './fixtures';
 import { CREATING_ROLES, groupNamed, isGroup, roleGroupsRead } from './dataset';
 import { recordBlocked as blocked, recordProfileMismatch } from '../facts/record';
-import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace } from './checks';
+import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, owned } from './checks';
 import { ahead } from './api';
 import { lengthIn } from '../schemas/profile';
 
@@ -97,9 +97,10 @@ test.describe('CREATE the create operation', () => {
     requirement('CREATE-06'),
     async ({ api, dataset, verify, profile }) => {
       const group = groupNamed(dataset, 'whitespace');
-      // Its role's read of its groups, which CREATE-02 judged: sent once per run.
+      // Its role's read of its groups, which CREATE-02 judged: sent once per run. A value changed otherwise, or
+      // a group not listed, is CREATE-02's finding and leaves nothing to judge here.
       const listed = await roleGroupsRead(api, profile, dataset, group.via);
-      await verify(listed, [...LISTED, keepsEdgeWhitespace(group.id, group.sent)]);
+      await verify(listed, [...LISTED, owned('CREATE-02', itemMatchesSent(group.id, group.sent, {})), keepsEdgeWhitespace(group.id, group.sent)]);
     },
   );
 });

@@ -311,15 +311,26 @@ function placementSettings(profile: Profile, key: FilterKey, fit: Placement): st
   return `${filterLabel(profile.list, profile.list.filters[key])} was ignored, ${filterLabel({ filterField: fit.wrapper }, fit.name)} filters: set ${settings.join(' and ')}`;
 }
 
+/** The first other place of a filter where the same query is answered as `fits` says, if any. */
+async function placementThatFits(
+  api: Api,
+  profile: Profile,
+  key: FilterKey,
+  query: ListQuery,
+  fits: (ex: Exchange) => boolean,
+): Promise<Placement | undefined> {
+  const others = otherPlacements(profile, key);
+  const answers = await Promise.all(others.map((p) => api.call('ListAssetGroups', listBody(placedAs(profile, key, p), query))));
+  const index = answers.findIndex(fits);
+  return index < 0 ? undefined : others[index];
+}
+
 /** The first other place of the Id filter where the target lists exactly these groups, if any. */
-export async function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<Placement | undefined> {
-  const others = otherPlacements(profile, 'groupIds');
-  const answers = await Promise.all(others.map((p) => api.call('ListAssetGroups', listBody(placedAs(profile, 'groupIds', p), { groupIds: ids }))));
-  const index = answers.findIndex((ex) => {
+export function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promise<Placement | undefined> {
+  return placementThatFits(api, profile, 'groupIds', { groupIds: ids }, (ex) => {
     const listed = itemsOf(ex).map((item) => item.Id);
     return listed.length === ids.length && ids.every((id) => listed.includes(id));
   });
-  return index < 0 ? undefined : others[index];
 }
 
 /**
@@ -383,14 +394,17 @@ async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): 
 }
 
 /**
- * The first other name of this filter under which the same query lists nothing. Values of GroupType
- * and asset spaces no group has may be refused too (not shown): a 400 there is the filter read.
+ * The first other place of this filter where the same query lists nothing. Values of GroupType and
+ * asset spaces no group has may be refused too (not shown): a 400 there is the filter read.
  */
-async function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, query: ListQuery): Promise<Placement | undefined> {
-  const others = otherPlacements(profile, key);
-  const answers = await Promise.all(others.map((p) => api.call('ListAssetGroups', listBody(placedAs(profile, key, p), query))));
-  const index = answers.findIndex((ex) => (ex.response?.status === 200 && itemsOf(ex).length === 0) || (key !== 'name' && ex.response?.status === 400));
-  return index < 0 ? undefined : others[index];
+function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, query: ListQuery): Promise<Placement | undefined> {
+  return placementThatFits(
+    api,
+    profile,
+    key,
+    query,
+    (ex) => (ex.response?.status === 200 && itemsOf(ex).length === 0) || (key !== 'name' && ex.response?.status === 400),
+  );
 }
 
 /**

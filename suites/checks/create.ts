@@ -30,10 +30,16 @@ export function distinctCreatedIds(exchanges: Exchange[]): Failure | undefined {
   return undefined;
 }
 
+const itemWithId = (ex: Exchange, id: string) => (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+
+/** Fields an item carries otherwise than sent, as a failure shows them. */
+const showChanged = (item: Record<string, unknown>, changed: [string, string][]) =>
+  changed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; ');
+
 /** The list item of a created group carries back every field that was sent, unchanged. */
 export function itemMatchesSent(id: string, sent: Record<string, string>, defaults: Record<string, string>): Check {
   return named('itemMatchesSent', (ex) => {
-    const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+    const item = itemWithId(ex, id);
     if (!item)
       return {
         ...fail(
@@ -50,7 +56,7 @@ export function itemMatchesSent(id: string, sent: Record<string, string>, defaul
     if (changed.length) {
       return fail(
         'itemMatchesSent',
-        changed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '),
+        showChanged(item, changed),
         'Name, Title, Description, GroupType, ProjectName: create request; list item',
         'store and return the create fields exactly as sent (no re-encoding, normalisation or truncation)',
       );
@@ -62,13 +68,14 @@ export function itemMatchesSent(id: string, sent: Record<string, string>, defaul
 /** CREATE-06: the leading and trailing whitespace sent comes back; the rest of each value is itemMatchesSent's. */
 export function keepsEdgeWhitespace(id: string, sent: Record<string, string>): Check {
   return named('keepsEdgeWhitespace', (ex) => {
-    const item = (items(ex) ?? []).find((candidate) => candidate?.Id === id);
+    // A group not listed is itemMatchesSent's (CREATE-02's), a precondition of CREATE-06's test.
+    const item = itemWithId(ex, id);
     if (!item) return undefined;
     const trimmed = Object.entries(sent).filter(([field, value]) => value !== value.trim() && item[field] === value.trim());
     if (!trimmed.length) return undefined;
     return fail(
       'keepsEdgeWhitespace',
-      trimmed.map(([field, value]) => `${field} ${show(item[field])} (sent ${show(value)})`).join('; '),
+      showChanged(item, trimmed),
       'Name, Title, Description: create request; list item, leading and trailing whitespace included',
       'keep leading and trailing whitespace (Django REST framework: CharField(trim_whitespace=False))',
     );

@@ -33,9 +33,11 @@ export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | un
   if (typeof readPointer(ex.response!.json, pointer) === 'string') return undefined;
   // A kind of the spec's table shows where the target keeps its error part; a kind of its own (an unknown
   // Action's, which the table has no row for) at a place error parts usually sit shows the same.
-  const elsewhere =
-    pointerOf(ex.response!.json, errorKindsOf(ctx)) ??
-    ERROR_CODE_POINTERS.find((at) => at !== pointer && typeof readPointer(ex.response!.json, at) === 'string' && readPointer(ex.response!.json, at) !== '');
+  const ownKindAt = (at: string) => {
+    const kind = readPointer(ex.response!.json, at);
+    return at !== pointer && typeof kind === 'string' && kind !== '';
+  };
+  const elsewhere = pointerOf(ex.response!.json, errorKindsOf(ctx)) ?? ERROR_CODE_POINTERS.find(ownKindAt);
   const failure = fail(
     errorKindReadable,
     `HTTP ${ex.response!.status}, no error kind at ${pointer}: ${show(ex.response!.json ?? ex.response!.body.slice(0, 300))}`,
