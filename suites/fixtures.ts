@@ -135,8 +135,26 @@ const FILTER_OF_OWNER = new Map<string, ValueFilter | 'groupIds'>([
 
 // Fixtures, layered by concern as Playwright's own tests/config/baseTest.ts does: each step adds one.
 
+/**
+ * The suites open no browser, yet Playwright's `test` sets up its browser fixtures for every test:
+ * trace recording and context configuration (auto fixtures), which read the browser-context options
+ * (`_combinedContextOptions`, built from some thirty option fixtures, each set up and torn down with
+ * a stack trace captured). Measured on a whole run against the reference server (one worker): a
+ * third of the worker's CPU. The kit never traces (it records its own redacted evidence) and makes
+ * no browser context, so all three are replaced by fixtures that do nothing; tests/playwright-fixtures.test.ts
+ * fails if a Playwright upgrade renames them.
+ */
+export const BROWSER_FIXTURES = ['_combinedContextOptions', '_setupArtifacts', '_setupContextOptions'] as const;
+/** How Playwright registers those auto fixtures; an override must repeat its `auto`, which Playwright's types do not list. */
+const autoInternal = { auto: 'all-hooks-included', box: 'self' } as unknown as { auto: true; box: 'self' };
+const apiOnly = base.extend<{ _combinedContextOptions: Record<string, never>; _setupArtifacts: void; _setupContextOptions: void }>({
+  _combinedContextOptions: [async ({}, use) => use({}), { box: 'self' }],
+  _setupArtifacts: [async ({}, use) => use(), autoInternal],
+  _setupContextOptions: [async ({}, use) => use(), autoInternal],
+});
+
 /** Configuration and the active profile, once per worker. */
-const configured = base.extend<{ profile: Profile }, KitWorkerOptions & { kit: Kit }>({
+const configured = apiOnly.extend<{ profile: Profile }, KitWorkerOptions & { kit: Kit }>({
   // Resolved once by playwright.config.ts and given as an option (`use: { kitConfig }`).
   kitConfig: [undefined, { option: true, scope: 'worker' }],
   kit: [

@@ -4,7 +4,7 @@ import { Api } from './api';
 import type { Exchange } from '../client/exchange';
 import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
 import { buildDataset } from './dataset-setup';
-import { profile } from '../schemas';
+import { loadProfile } from '../schemas/profile';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsOf } from '../client/redact';
@@ -86,7 +86,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   clearPhaseDone(config.runId);
   const phase = (async (): Promise<Error | undefined> => {
     try {
-      saveDataset(await buildDataset(target, profile, exchange));
+      saveDataset(await buildDataset(target, loadProfile(config.profilePath), exchange));
       markPhaseDone(config.runId);
       return undefined;
     } catch (error) {
