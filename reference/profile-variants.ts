@@ -125,6 +125,25 @@ function refuseUnknownListFields(body: Record<string, unknown>, ctx: HookContext
   return defaultHooks.validateList(body, ctx);
 }
 
+/**
+ * A server whose Id filter takes one logical ID as a string, `"Filter": {"Id": "..."}`, as three of
+ * four servers built blind from the spec did (Flask, gin and Fastify binding a string field): the
+ * spec says the list filters "by logical ID", not whether by one Id or several. GroupIds is a field
+ * it does not know, and ignores. No profile setting expresses it (the kit reads groups by several
+ * Ids at once): tests/profile-mismatch.test.ts runs it, and the kit must name the mismatch, not fail it.
+ */
+export const ONE_ID_FILTER: Partial<ReferenceHooks> = {
+  validateList(body, ctx) {
+    const filter = isObject(body.Filter) ? body.Filter : undefined;
+    const id = filter?.Id;
+    if (id !== undefined && id !== null && typeof id !== 'string') return badRequest('ListAssetGroups', 'Filter.Id must be a string');
+    const rest = filter ? Object.fromEntries(Object.entries(filter).filter(([key]) => key !== 'Id' && key !== 'GroupIds')) : undefined;
+    const query = defaultHooks.validateList(rest ? { ...body, Filter: rest } : body, ctx);
+    if (query instanceof ApiError || typeof id !== 'string' || id === '') return query;
+    return { ...query, filter: { ...query.filter, groupIds: [id] } };
+  },
+};
+
 export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
   {
     name: 'pageNoLimit',

@@ -3,7 +3,7 @@ import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, readPointer } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, readPointer, withFilters } from '../schemas/profile';
 import { GROUPS, itemsOf, matchingNothing, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -365,7 +365,33 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
   const seen = seenPrimary(dataset);
   if (!seen.length) return;
   const fit = await idFilterNamed(api, profile, seen.slice(0, 2));
-  if (fit) (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${placementSettings(profile, 'groupIds', fit)}`;
+  if (fit) {
+    (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${placementSettings(profile, 'groupIds', fit)}`;
+    return;
+  }
+  const single = await oneIdPlacement(api, profile, seen[0]);
+  if (single)
+    (dataset.profileMismatch ??= {}).idFilter =
+      `the Id filter ${filterLabel(profile.list, profile.list.filters.groupIds)} was ignored, and ${filterLabel({ filterField: single.wrapper }, single.name)} filters by one Id given as a string. ` +
+      'The spec says the list filters "by logical ID", not whether by one Id or by several; the kit reads groups by several Ids at once, so what depends on that is not judged against this target (no profile setting expresses a one-Id filter)';
+}
+
+/** Names APIs of this family give a filter that takes one logical ID. */
+const ONE_ID_NAMES = ['Id', 'GroupId', 'AssetGroupId'];
+
+/**
+ * The first place where the target filters by one Id given as a string (`"Filter": {"Id": "..."}`,
+ * what a framework binding a string field makes of the filter), if any: one group of several, listed
+ * alone. An Id filter the target ignores lists the others too.
+ */
+async function oneIdPlacement(api: Api, profile: Profile, id: string): Promise<Placement | undefined> {
+  const { filterField, filters } = profile.list;
+  const names = [...new Set([filters.groupIds, ...ONE_ID_NAMES])];
+  const wrappers = [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((w) => w !== filterField)];
+  const places = wrappers.flatMap((wrapper) => names.map((name) => ({ wrapper, name })));
+  const answers = await Promise.all(places.map((p) => api.call('ListAssetGroups', withFilters({ filterField: p.wrapper }, { [p.name]: id }))));
+  const index = answers.findIndex((ex) => ex.response?.status === 200 && itemsOf(ex).length === 1 && itemsOf(ex)[0].Id === id);
+  return index < 0 ? undefined : places[index];
 }
 
 const FILTER_LABEL: Record<ValueFilter, string> = { assetSpaceId: 'asset-space', groupType: 'group-type', name: 'name' };
