@@ -63,10 +63,51 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
       }
     }
   }
+  const one = await oneIdFilter(session, last.id, deadline);
+  if (one) {
+    const why = `the Id filter takes one Id as a string (${one.label}), not a list: the spec does not say which, and the kit reads groups by several Ids at once, so no setting expresses it`;
+    // The other filters sit where this one does (the same filter object, or the top level).
+    session.decide('list.filterField', one.wrapper, one.seen);
+    session.keep('list.filters.groupIds', why);
+    session.notes.push(`${why}; nothing that needs the run's own data could be probed`);
+    return undefined;
+  }
   const why = `no candidate restricted a list to one of the run's groups: ${eliminated.join('; ')}`;
   session.notes.push("the Id filter was not found, so nothing that needs the run's own data could be probed");
   session.keep('list.filterField', why);
   session.keep('list.filters.groupIds', why);
+  return undefined;
+}
+
+/** Names APIs of this family give a filter that takes one logical ID. */
+const ONE_ID = ['Id', 'GroupId', 'AssetGroupId'];
+
+/**
+ * No candidate took a list of Ids: does one take one Id as a string (`"Filter": {"Id": "..."}`, what
+ * a framework binding a string field makes of the filter)? Polled like the list forms: an empty list
+ * may be a filter that works on a group not visible yet, a list of others one that is ignored.
+ */
+async function oneIdFilter(session: ProbeSession, id: string, deadline: number): Promise<{ wrapper: string; label: string; seen: string } | undefined> {
+  let wait = 200;
+  for (let round = 0; round < 12; round++) {
+    let pending = false;
+    for (const wrapper of CANDIDATES.filterField)
+      for (const name of ONE_ID) {
+        const body = withFilters({ filterField: wrapper }, { [name]: id });
+        const answer = await session.list(body);
+        const got = idsOf(answer);
+        if (answer.status === 200 && got.length === 1 && got[0] === id)
+          return {
+            wrapper,
+            label: wrapper === '' ? `${name} at the top level` : `${wrapper}.${name}`,
+            seen: session.evidence('ListAssetGroups', body, answer),
+          };
+        if (answer.status === 200 && got.length === 0) pending = true;
+      }
+    if (!pending || Date.now() + wait > deadline) return undefined;
+    await sleep(wait);
+    wait = Math.min(wait * 2, 3000);
+  }
   return undefined;
 }
 

@@ -134,11 +134,13 @@ function refuseUnknownListFields(body: Record<string, unknown>, ctx: HookContext
  */
 export const ONE_ID_FILTER: Partial<ReferenceHooks> = {
   validateList(body, ctx) {
-    const filter = isObject(body.Filter) ? body.Filter : undefined;
+    // Where the profile keeps its filters: a Filter object, or the top level of the body.
+    const wrapper = ctx.profile.list.filterField;
+    const filter = wrapper === '' ? body : isObject(body[wrapper]) ? (body[wrapper] as Record<string, unknown>) : undefined;
     const id = filter?.Id;
-    if (id !== undefined && id !== null && typeof id !== 'string') return badRequest('ListAssetGroups', 'Filter.Id must be a string');
-    const rest = filter ? Object.fromEntries(Object.entries(filter).filter(([key]) => key !== 'Id' && key !== 'GroupIds')) : undefined;
-    const query = defaultHooks.validateList(rest ? { ...body, Filter: rest } : body, ctx);
+    if (id !== undefined && id !== null && typeof id !== 'string') return badRequest('ListAssetGroups', 'Id must be a string');
+    const rest = filter ? Object.fromEntries(Object.entries(filter).filter(([key]) => key !== 'Id' && key !== ctx.profile.list.filters.groupIds)) : undefined;
+    const query = defaultHooks.validateList(rest === undefined ? body : wrapper === '' ? rest : { ...body, [wrapper]: rest }, ctx);
     if (query instanceof ApiError || typeof id !== 'string' || id === '') return query;
     return { ...query, filter: { ...query.filter, groupIds: [id] } };
   },

@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { PROFILE_VARIANTS, type ProfileVariant } from '../reference/profile-variants';
+import { ONE_ID_FILTER, PROFILE_VARIANTS, type ProfileVariant } from '../reference/profile-variants';
 import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type ReferenceServer } from '../reference/server';
 import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '../schemas/profile';
 import { checkProfileConsistency } from '../schemas';
@@ -257,6 +257,33 @@ test.describe('discover without hints, and faulty targets', () => {
       expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
       expect(server.stats().creates).toBeLessThanOrEqual(BUDGET.creates);
       expect(settings(loadProfile(out))).toEqual(settings(expected));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('an Id filter that takes one Id as a string: said so, and the filters found at the top level where it sits', async () => {
+    test.setTimeout(120_000);
+    // As a Flask server built blind from the spec did: every filter at the top level, Id a string. The draft cannot
+    // express the Id filter, but the other filters' place is the same, and a kit run with it judges them where they are.
+    const variant = PROFILE_VARIANTS.find((v) => v.name === 'topLevelFilters')!;
+    const server = await startReferenceServer({
+      profile: profileFromOverride(variant.profile, variant.name),
+      hooks: ONE_ID_FILTER,
+      port: 0,
+      lagMs: 800,
+      createRate: null,
+    });
+    try {
+      const dir = work('one-id');
+      const out = path.join(dir, 'profile.yaml');
+      const run = await discover(server.url, out, dir, { AG_VISIBILITY_TIMEOUT_MS: '10000' });
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
+      expect(run.stdout).toContain('the Id filter takes one Id as a string (Id at the top level), not a list');
+      const text = readFileSync(out, 'utf8');
+      expect(loadProfile(out).list.filterField).toBe('');
+      expect(evidenceOf(text, 'filterField', '""')?.[0]).toMatch(/^# found: /);
     } finally {
       await server.close();
     }
