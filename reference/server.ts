@@ -59,6 +59,8 @@ export interface ReferenceServer {
   url: string;
   close(): Promise<void>;
   stats(): { requests: number; creates: number; rateLimited: number };
+  /** The Name and Title of every group it holds: the kit's own tests check that a run created none without its prefix. */
+  groups(): { Name: string; Title: string }[];
 }
 
 export const DEFAULT_CREATE_RATE = { perSecond: 20, burst: 40 } as const;
@@ -293,6 +295,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
   return {
     url: `http://${urlHost}:${address.port}`,
     stats: () => ({ ...counters }),
+    groups: () => ctx.store.all().map(({ Name, Title }) => ({ Name, Title })),
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
