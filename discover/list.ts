@@ -79,9 +79,6 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
   return undefined;
 }
 
-/** Names APIs of this family give a filter that takes one logical ID. */
-const ONE_ID = ['Id', 'GroupId', 'AssetGroupId'];
-
 /**
  * No candidate took a list of Ids: does one take one Id as a string (`"Filter": {"Id": "..."}`, what
  * a framework binding a string field makes of the filter)? Polled like the list forms: an empty list
@@ -92,7 +89,7 @@ async function oneIdFilter(session: ProbeSession, id: string, deadline: number):
   for (let round = 0; round < 12; round++) {
     let pending = false;
     for (const wrapper of CANDIDATES.filterField)
-      for (const name of ONE_ID) {
+      for (const name of CANDIDATES.oneId) {
         const body = withFilters({ filterField: wrapper }, { [name]: id });
         const answer = await session.list(body);
         const got = idsOf(answer);

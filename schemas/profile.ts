@@ -246,6 +246,8 @@ export const FIELD_NAME_CANDIDATES = {
   // '' is the top level of the body (withFilters).
   filterField: ['Filter', 'Filters', ''],
   groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs', 'Id', 'GroupId'],
+  // An Id filter that takes one Id as a string, not a list (no setting expresses it: found and named, by the run and by discover).
+  oneId: ['Id', 'GroupId', 'AssetGroupId'],
   pageSize: ['PageSize', 'Size', 'Limit', 'PerPage', 'PageLimit', 'MaxResults'],
   pageNumber: ['PageNumber', 'PageNo', 'Page', 'PageNum', 'PageIndex', 'CurrentPage'],
   name: ['Name', 'GroupName', 'Keyword', 'NameKeyword'],

@@ -298,8 +298,15 @@ function placedAs(profile: Profile, key: FilterKey, { wrapper, name }: Placement
 function otherPlacements(profile: Profile, key: FilterKey): Placement[] {
   const { filterField, filters } = profile.list;
   const names = FIELD_NAME_CANDIDATES[key].filter((name) => name === filters[key] || !Object.values(filters).includes(name));
-  const wrappers = [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((w) => w !== filterField)];
-  return wrappers.flatMap((wrapper) => names.map((name) => ({ wrapper, name }))).filter((p) => p.wrapper !== filterField || p.name !== filters[key]);
+  return wrappersFrom(profile)
+    .flatMap((wrapper) => names.map((name) => ({ wrapper, name })))
+    .filter((p) => p.wrapper !== filterField || p.name !== filters[key]);
+}
+
+/** Where APIs of this family keep their filters: the profile's place first, then the others (the top level of the body among them). */
+function wrappersFrom(profile: Profile): string[] {
+  const { filterField } = profile.list;
+  return [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((w) => w !== filterField)];
 }
 
 /** The settings that put a filter where the target reads it. */
@@ -376,19 +383,14 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
       'The spec says the list filters "by logical ID", not whether by one Id or by several; the kit reads groups by several Ids at once, so what depends on that is not judged against this target (no profile setting expresses a one-Id filter)';
 }
 
-/** Names APIs of this family give a filter that takes one logical ID. */
-const ONE_ID_NAMES = ['Id', 'GroupId', 'AssetGroupId'];
-
 /**
  * The first place where the target filters by one Id given as a string (`"Filter": {"Id": "..."}`,
  * what a framework binding a string field makes of the filter), if any: one group of several, listed
  * alone. An Id filter the target ignores lists the others too.
  */
 async function oneIdPlacement(api: Api, profile: Profile, id: string): Promise<Placement | undefined> {
-  const { filterField, filters } = profile.list;
-  const names = [...new Set([filters.groupIds, ...ONE_ID_NAMES])];
-  const wrappers = [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((w) => w !== filterField)];
-  const places = wrappers.flatMap((wrapper) => names.map((name) => ({ wrapper, name })));
+  const names = [...new Set([profile.list.filters.groupIds, ...FIELD_NAME_CANDIDATES.oneId])];
+  const places = wrappersFrom(profile).flatMap((wrapper) => names.map((name) => ({ wrapper, name })));
   const answers = await Promise.all(places.map((p) => api.call('ListAssetGroups', withFilters({ filterField: p.wrapper }, { [p.name]: id }))));
   const index = answers.findIndex((ex) => ex.response?.status === 200 && itemsOf(ex).length === 1 && itemsOf(ex)[0].Id === id);
   return index < 0 ? undefined : places[index];
