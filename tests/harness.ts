@@ -40,9 +40,14 @@ export function runPlaywright(args: string[], env: Record<string, string>, optio
   return runNode(CLI, args, env, { ...options, output: args[0] === 'test' });
 }
 
-/** Runs the kit's CLI, `agc`, as a user would. */
+/**
+ * Runs the kit's CLI, `agc`, as a user would, except that a run or a certification gets one worker unless the
+ * test asks for more: the self-test runs two kit runs side by side on two cores, and each extra worker costs a
+ * process start (~0.6 s of CPU) plus one more after every failed test, for nothing a test here judges.
+ */
 export function runAgc(args: string[], env: Record<string, string>, options: { timeoutMs?: number; dir?: string } = {}): Promise<KitRun> {
-  return runNode(AGC, args, env, options);
+  const oneWorker = ['run', 'certify'].includes(args[0]) && !args.includes('--workers') && !args.includes('--help');
+  return runNode(AGC, oneWorker ? [...args, '--workers', '1'] : args, env, options);
 }
 
 async function runNode(
