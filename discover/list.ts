@@ -6,6 +6,12 @@ import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, t
 export interface Scope {
   wrapper: string;
   ids: string;
+  /**
+   * Set where the Id filter takes one Id as a string: a list then holds one of the run's groups at
+   * most, so what needs several (the paging fields and bounds) is not probed, and the Name and value
+   * filters are probed one group at a time.
+   */
+  oneId?: boolean;
   all: string[];
   assetSpaceId: string | undefined;
   items: Record<string, unknown>[];
@@ -14,7 +20,10 @@ export interface Scope {
 }
 
 export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filters: Record<string, unknown> = {}, ids = scope.all): Record<string, unknown> {
-  return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids, ...filters }, extra);
+  if (!scope.oneId) return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids, ...filters }, extra);
+  // A probe that asks for several groups under a filter of one Id is the kit's mistake, not the target's.
+  if (ids.length !== 1) throw new Error(`a list of ${ids.length} of the run's groups was asked for under an Id filter that takes one Id`);
+  return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids[0], ...filters }, extra);
 }
 
 /** Which Id-filter name (and filter object) restricts a list to the given Ids; also waits until the run's groups are visible. */
@@ -69,8 +78,19 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
     // The other filters sit where this one does (the same filter object, or the top level).
     session.decide('list.filterField', one.wrapper, one.seen);
     session.keep('list.filters.groupIds', why);
-    session.notes.push(`${why}; nothing that needs the run's own data could be probed`);
-    return undefined;
+    session.notes.push(
+      `${why}; the paging fields and bounds, which need a list of several of the run's groups, could not be probed; the Name and value filters were probed one group at a time`,
+    );
+    const item = itemsOf(one.answer)[0];
+    return {
+      wrapper: one.wrapper,
+      ids: one.name,
+      oneId: true,
+      all,
+      assetSpaceId: typeof item?.AssetSpaceId === 'string' ? item.AssetSpaceId : undefined,
+      items: itemsOf(one.answer),
+      confirmed: { body: one.body, answer: one.answer },
+    };
   }
   const why = `no candidate restricted a list to one of the run's groups: ${eliminated.join('; ')}`;
   session.notes.push("the Id filter was not found, so nothing that needs the run's own data could be probed");
@@ -84,7 +104,11 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
  * a framework binding a string field makes of the filter)? Polled like the list forms: an empty list
  * may be a filter that works on a group not visible yet, a list of others one that is ignored.
  */
-async function oneIdFilter(session: ProbeSession, id: string, deadline: number): Promise<{ wrapper: string; label: string; seen: string } | undefined> {
+async function oneIdFilter(
+  session: ProbeSession,
+  id: string,
+  deadline: number,
+): Promise<{ wrapper: string; name: string; label: string; seen: string; body: Record<string, unknown>; answer: Answer } | undefined> {
   let wait = 200;
   for (let round = 0; round < 12; round++) {
     let pending = false;
@@ -96,8 +120,11 @@ async function oneIdFilter(session: ProbeSession, id: string, deadline: number):
         if (answer.status === 200 && got.length === 1 && got[0] === id)
           return {
             wrapper,
+            name,
             label: wrapper === '' ? `${name} at the top level` : `${wrapper}.${name}`,
             seen: session.evidence('ListAssetGroups', body, answer),
+            body,
+            answer,
           };
         if (answer.status === 200 && got.length === 0) pending = true;
       }
@@ -146,11 +173,35 @@ async function confirmScope(
 
 /** The Name filter's field and how it matches, over two of the run's groups. */
 export async function nameFilter(session: ProbeSession, scope: Scope): Promise<void> {
-  const [a, other] = [session.created[0], session.created.find((g, i) => i > 0 && g.name.length < 60) ?? session.created[1]];
+  // The groups the Id filter was found with: under a filter of one Id this runs after the length bounds' creates.
+  const groups = session.created.filter((g) => scope.all.includes(g.id));
+  const [a, other] = [groups[0], groups.find((g, i) => i > 0 && g.name.length < 60) ?? groups[1]];
   const pair = [a.id, other.id];
   let field: string | undefined;
   const eliminated: string[] = [];
   for (const candidate of CANDIDATES.name) {
+    // One Id at a time: the other group's Id with this Name must find nothing (an ignored field finds it) before the group's own counts.
+    if (scope.oneId) {
+      const body = scoped(scope, {}, { [candidate]: a.name }, [other.id]);
+      const answer = await session.list(body);
+      if (!(answer.status === 200 && idsOf(answer).length === 0)) {
+        eliminated.push(`${candidate}: ${session.summary(answer)}`);
+        continue;
+      }
+      const seen = session.evidence('ListAssetGroups', body, answer);
+      const ownBody = scoped(scope, {}, { [candidate]: a.name }, [a.id]);
+      const own = await session.list(ownBody);
+      const ownSeen = session.evidence('ListAssetGroups', ownBody, own);
+      const got = idsOf(own);
+      if (own.status === 200 && got.length === 1 && got[0] === a.id) {
+        session.decide('list.filters.name', candidate, `${seen}: not the other group`, `${ownSeen}: the group of that Name`);
+        field = candidate;
+        projectNameDefault(session, a, itemsOf(own)[0], ownSeen);
+        break;
+      }
+      eliminated.push(`${candidate}: ${session.summary(own)}`);
+      continue;
+    }
     const body = scoped(scope, {}, { [candidate]: a.name }, pair);
     const answer = await session.list(body);
     const seen = session.evidence('ListAssetGroups', body, answer);
@@ -182,13 +233,22 @@ async function nameMatch(session: ProbeSession, scope: Scope, field: string, a: 
   const setting = 'list.nameMatch';
   const seen: string[] = [];
   const ask = async (query: string, what: string): Promise<number | undefined> => {
-    const body = scoped(scope, {}, { [field]: query }, pair);
-    const answer = await session.list(body);
-    const count = idsOf(answer).length;
-    seen.push(
-      `${session.evidence('ListAssetGroups', body, answer)}: ${what} matches ${count === 2 ? 'both' : count === 0 ? 'neither' : count === 1 ? 'one' : count}`,
-    );
-    return answer.status === 200 ? count : undefined;
+    // Under a filter of one Id, each group of the pair is asked for alone and the matches added up.
+    const asked = scope.oneId ? pair.map((id) => [id]) : [pair];
+    let count = 0;
+    const shown: string[] = [];
+    for (const ids of asked) {
+      const body = scoped(scope, {}, { [field]: query }, ids);
+      const answer = await session.list(body);
+      shown.push(session.evidence('ListAssetGroups', body, answer));
+      if (answer.status !== 200) {
+        seen.push(`${shown.join(', ')}: refused`);
+        return undefined;
+      }
+      count += idsOf(answer).length;
+    }
+    seen.push(`${shown.join(', ')}: ${what} matches ${count === 2 ? 'both' : count === 0 ? 'neither' : count === 1 ? 'one' : count}`);
+    return count;
   };
   const leading = `${session.namePrefix}${NAME_INFIX}`;
   const inner = leading.slice(1, -1);
@@ -259,15 +319,17 @@ export async function valueFilter(
   const setting = `list.filters.${key}`;
   const eliminated: string[] = [];
   for (const candidate of candidates) {
-    const body = scoped(scope, {}, { [candidate]: none });
+    // Under a filter of one Id: the group the Id filter was found with, whose asset space is known.
+    const asked = scope.oneId ? scope.all.slice(-1) : scope.all;
+    const body = scoped(scope, {}, { [candidate]: none }, asked);
     const answer = await session.list(body);
     const seen = session.evidence('ListAssetGroups', body, answer);
     if (answer.status === 200 && idsOf(answer).length === 0 && resultOf(answer)?.TotalCount === 0)
       return session.decide(setting, candidate, `${seen}: none of the run's groups`);
     if (answer.status === 400 && real !== undefined) {
-      const realBody = scoped(scope, {}, { [candidate]: real });
+      const realBody = scoped(scope, {}, { [candidate]: real }, asked);
       const realAnswer = await session.list(realBody);
-      if (realAnswer.status === 200 && resultOf(realAnswer)?.TotalCount === scope.all.length) {
+      if (realAnswer.status === 200 && resultOf(realAnswer)?.TotalCount === asked.length) {
         return session.decide(
           setting,
           candidate,

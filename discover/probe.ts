@@ -51,7 +51,16 @@ export class Prober extends ProbeSession {
       const required = await createRunGroups(this);
       const scope = await idFilter(this);
       const defaults = pagingDefaults(this, scope);
-      if (scope) {
+      if (scope?.oneId) {
+        // No list holds several of the run's groups: no paging probe. The length bounds, which matter more to a
+        // run, get the budget first; the filters are asked one group at a time, with what is left.
+        timestampFormat(this, scope);
+        this.keepPaging("the Id filter takes one Id, so no list holds several of the run's groups to page through");
+        await lengthBounds(this, required);
+        await nameFilter(this, scope);
+        await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
+        await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
+      } else if (scope) {
         timestampFormat(this, scope);
         const sized = await pageSizeField(this, scope, defaults);
         if (sized) await pageNumberField(this, scope, sized, defaults);
@@ -62,7 +71,7 @@ export class Prober extends ProbeSession {
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
       }
-      await lengthBounds(this, required);
+      if (!scope?.oneId) await lengthBounds(this, required);
     } catch (error) {
       if (!(error instanceof BudgetExhausted)) throw error;
       this.notes.push(`${error.message}; the settings not yet probed stay at the reference values`);
@@ -79,6 +88,21 @@ export class Prober extends ProbeSession {
       namePrefix: this.namePrefix,
       notes: this.notes,
     };
+  }
+
+  /** The paging settings a list of one group cannot show (its defaults are read from any list). */
+  private keepPaging(why: string): void {
+    for (const setting of [
+      'list.pageNumber.field',
+      'list.pageNumber.minimum',
+      'list.pageNumber.pastEnd',
+      'list.pageSize.field',
+      'list.pageSize.minimum',
+      'list.pageSize.maximum',
+      'list.pageSize.aboveMaximum',
+      'list.invalidPaging',
+    ])
+      this.keep(setting, why);
   }
 
   /** Everything not probed, with the reason. */
