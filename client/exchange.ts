@@ -56,6 +56,14 @@ export interface SendOptions {
   userAgent?: string | null;
   /** A Cookie header to send (AUTH-01 replays the target's cookies), and how evidence shows it. */
   cookie?: { value: string; shown: string };
+  /**
+   * Sent on a connection of its own, closed after the answer, never one a later request reuses. For
+   * crafted credentials: a server may keep state per connection (Jetty 9.4's header field cache matches
+   * a cached value ignoring case, so after `Bearer <TOKEN>` the same connection's `Bearer <token>` reached
+   * the application as the cached upper-case one and was refused), and one test's probes must not
+   * decide the answers of another's requests.
+   */
+  isolated?: boolean;
 }
 
 const KIT_VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -131,7 +139,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
     const req = lib.request(parsed, {
       method,
       headers: wireHeaders,
-      agent: parsed.protocol === 'https:' ? agents.https : agents.http,
+      agent: options.isolated ? false : parsed.protocol === 'https:' ? agents.https : agents.http,
       timeout: options.timeoutMs,
     });
     // The kit's own timeouts close the connection; what follows (a reset, an abort) is then the

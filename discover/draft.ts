@@ -47,6 +47,10 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
         aboveMaximum: v('list.pageSize.aboveMaximum'),
       },
       invalidPaging: v('list.invalidPaging'),
+      // Written only when a fraction was seen treated otherwise than a value below the minimum.
+      ...(discovery.decisions.get('list.fractionalPaging')?.determined && v('list.fractionalPaging') !== v('list.invalidPaging')
+        ? { fractionalPaging: v<NonNullable<Profile['list']['fractionalPaging']>>('list.fractionalPaging') }
+        : {}),
     },
     create: {
       requiredFields: v('create.requiredFields'),
@@ -193,6 +197,7 @@ export function renderDraft(
     }
   }
   leaf('  ', 'invalidPaging', 'list.invalidPaging', s.list.invalidPaging);
+  if (s.list.fractionalPaging) leaf('  ', 'fractionalPaging', 'list.fractionalPaging', s.list.fractionalPaging);
   lines.push('', 'create:');
   leaf('  ', 'requiredFields', 'create.requiredFields', s.create.requiredFields);
   lines.push('  maxLength:');

@@ -119,6 +119,25 @@ export async function pagingMinimums(session: ProbeSession, scope: Scope): Promi
       session.decide('list.invalidPaging', 'adjust', `${seen}: ${below} is not refused but served as a valid page the answer states`);
     } else session.keep(`${setting}.minimum`, `${seen}: ${below} was not refused; the kit expects a 400 below the minimum (PAGE-07), review this`);
   }
+  await fractionalPaging(session, scope);
+}
+
+/**
+ * A fractional page number: refused, or served as a valid page the answer states. Asked apart from a
+ * value below the minimum, since stacks differ there: Jackson reads 1.5 as 1 where @Min(1) refuses 0.
+ */
+async function fractionalPaging(session: ProbeSession, scope: Scope): Promise<void> {
+  const setting = 'list.fractionalPaging';
+  if (!session.decisions.get('list.pageNumber.field')?.determined) return session.keep(setting, 'list.pageNumber.field is not known');
+  const value = session.value<number>('list.pageNumber.default') + 0.5;
+  const body = scoped(scope, { [session.value<string>('list.pageNumber.field')]: value });
+  const answer = await session.list(body);
+  const seen = session.evidence('ListAssetGroups', body, answer);
+  const served = { number: resultOf(answer)?.PageNumber, size: resultOf(answer)?.PageSize };
+  if (answer.status === 400) return session.decide(setting, 'refuse', `${seen}: ${value} is refused`);
+  if (answer.status === 200 && Number.isInteger(served.number) && Number.isInteger(served.size))
+    return session.decide(setting, 'adjust', `${seen}: ${value} is served as PageNumber ${served.number}, PageSize ${served.size}`);
+  session.keep(setting, `${seen}: neither refused nor served as a page the answer states`);
 }
 
 /**

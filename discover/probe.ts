@@ -101,6 +101,7 @@ export class Prober extends ProbeSession {
       'list.pageSize.maximum',
       'list.pageSize.aboveMaximum',
       'list.invalidPaging',
+      'list.fractionalPaging',
     ])
       this.keep(setting, why);
   }
@@ -130,6 +131,7 @@ export class Prober extends ProbeSession {
       'list.pageSize.maximum',
       'list.pageSize.aboveMaximum',
       'list.invalidPaging',
+      'list.fractionalPaging',
       'create.requiredFields',
       'create.maxLength.Name',
       'create.maxLength.Description',

@@ -1,5 +1,5 @@
 /** The steps of ListAssetGroups: validation, who sees which group, filtering and paging. */
-import { filterLabel, nameMatches } from '../schemas/profile';
+import { filterLabel, invalidPagingFor, nameMatches } from '../schemas/profile';
 import { ApiError, badRequest, describe, isObject, own } from './behaviour-base';
 import type { HookContext, ListFilter, ListItem, ListQuery, ListResult, Principal } from './behaviour';
 import type { GroupRecord } from './store';
@@ -28,14 +28,16 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
     }
   }
   const paging = (spec: { field: string; default: number; minimum: number; maximum?: number }): number | ApiError => {
-    const value = own(body, spec.field);
-    if (value === undefined) return spec.default;
+    const sent = own(body, spec.field);
+    if (sent === undefined) return spec.default;
+    // A fraction under an adjusting fractionalPaging is read as its whole part (Jackson's ACCEPT_FLOAT_AS_INT), then bounded as any value.
+    const value = typeof sent === 'number' && !Number.isInteger(sent) && list.fractionalPaging === 'adjust' ? Math.trunc(sent) : sent;
     const range = spec.maximum === undefined ? `>= ${spec.minimum}` : `between ${spec.minimum} and ${spec.maximum}`;
     const ok = typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && (spec.maximum === undefined || value <= spec.maximum);
     // An adjusting profile serves a value below the minimum, or a fraction, as the default; the answer says so.
     const adjustable = typeof value === 'number' && (value < spec.minimum || !Number.isInteger(value));
-    if (!ok && adjustable && list.invalidPaging === 'adjust') return spec.default;
-    return ok ? value : fail(`${spec.field} must be an integer ${range}, got ${typeof value === 'number' ? value : describe(value)}`);
+    if (!ok && adjustable && invalidPagingFor(list, value) === 'adjust') return spec.default;
+    return ok ? value : fail(`${spec.field} must be an integer ${range}, got ${typeof sent === 'number' ? sent : describe(sent)}`);
   };
   const pageNumber = paging(list.pageNumber);
   if (pageNumber instanceof ApiError) return pageNumber;

@@ -92,8 +92,16 @@ export interface ReferenceHooks {
   route(method: string, path: string): ApiError | null;
   /** Action and Version from the query; null = parameter absent. */
   selectOperation(action: string | null, version: string | null): Operation | ApiError;
-  /** `headers` (all of the request's, optional) lets a mutant authenticate by something else than the Authorization header: a cookie, the User-Agent. */
-  authenticate(authorization: string | undefined, ctx: HookContext, headers?: Readonly<Record<string, string | string[] | undefined>>): Principal | ApiError;
+  /**
+   * `headers` (all of the request's, optional) lets a mutant authenticate by something else than the Authorization header: a cookie, the
+   * User-Agent; `connection` (the request's socket) lets a variant keep state per connection, as an HTTP server's parser can.
+   */
+  authenticate(
+    authorization: string | undefined,
+    ctx: HookContext,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+    connection?: object,
+  ): Principal | ApiError;
   maxBodyBytes(op: Operation): number;
   /** Decodes and parses the body; anything but a JSON object is a 400 of the operation's kind. */
   parseBody(raw: Buffer, op: Operation): Record<string, unknown> | ApiError;

@@ -33,6 +33,8 @@ export interface ProfileVariant {
    * is conformant and there is no mismatch to name (tests/profile-mismatch.test.ts).
    */
   admittedWithoutProfile?: string;
+  /** Where the point is a setting of its own, what the named mismatch must advise (tests/profile-mismatch.test.ts). */
+  advises?: string;
 }
 
 const LENGTH_UNIT_UNSET =
@@ -167,6 +169,18 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       name: 'pageSizeStrict',
       list: { pageNumber: { field: 'Page' }, pageSize: { field: 'Size' } },
       $defs: { ProfileListRequest: listRequest({ pageNumber: 'Page', pageSize: 'Size', description: 'Variant pageSizeStrict: paging fields Page and Size.' }) },
+    },
+    hooks: { validateList: refuseUnknownListFields },
+  },
+  {
+    name: 'jacksonStrictIds',
+    description:
+      "The Id filter named Ids, and any list field the server does not know refused with 400: Jackson's default FAIL_ON_UNKNOWN_PROPERTIES binding the body into a class, as a Jetty + Jackson server built blind from the spec did.",
+    allows: NAMES_NOT_SHOWN,
+    profile: {
+      name: 'jacksonStrictIds',
+      list: { filters: { groupIds: 'Ids' } },
+      $defs: { ProfileListRequest: listRequest({ ids: 'Ids', description: 'Variant jacksonStrictIds: the Id filter is Filter.Ids.' }) },
     },
     hooks: { validateList: refuseUnknownListFields },
   },
@@ -310,6 +324,14 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       'A PageNumber or PageSize below 1, or a fraction, served as the default page (Result.PageNumber and Result.PageSize say which) instead of refused, as Go and Express handlers often do.',
     allows: LIMITS_NOT_SHOWN,
     profile: { name: 'adjustsPaging', list: { invalidPaging: 'adjust' } },
+  },
+  {
+    name: 'fractionsTruncated',
+    description:
+      "A fractional PageNumber or PageSize read as its whole part (1.5 as 1), while one below 1 is refused with 400: Spring Boot's defaults, Jackson's ACCEPT_FLOAT_AS_INT binding the number to an int and Bean Validation's @Min(1) checking it after.",
+    allows: LIMITS_NOT_SHOWN,
+    profile: { name: 'fractionsTruncated', list: { fractionalPaging: 'adjust' } },
+    advises: 'set list.fractionalPaging: adjust',
   },
   {
     name: 'pastEndLastPage',

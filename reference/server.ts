@@ -179,7 +179,7 @@ export async function startReferenceServer(options: ReferenceOptions = {}): Prom
       const refused = hooks.beforeAuth!(read.raw, op, ctx);
       if (refused) return refused;
     }
-    const principal = hooks.authenticate(req.headers.authorization, ctx, req.headers);
+    const principal = hooks.authenticate(req.headers.authorization, ctx, req.headers, req.socket);
     if (principal instanceof ApiError) return principal;
     read ??= await readBody(req, hooks.maxBodyBytes(op));
     if (!read.ok) {

@@ -72,6 +72,26 @@ export function listWithExtraLag(extraMs: (group: GroupRecord, principal: Princi
   };
 }
 
+/**
+ * Authentication behind Jetty 9.4's header field cache (HttpParser): each connection remembers the
+ * Authorization values it carried, and a later value on that connection that equals one of them
+ * ignoring case is read as the remembered one. Seen on a Jetty 9.4.57 + Jackson server built blind from the spec:
+ * after AUTH-06's case-flipped token, the kit's valid token on the same keep-alive connection was refused.
+ */
+function jettyFieldCache() {
+  const cached = new WeakMap<object, string[]>();
+  return (authorization: string | undefined, ctx: HookContext, headers?: Readonly<Record<string, string | string[] | undefined>>, connection?: object) => {
+    let seen = authorization;
+    if (connection && authorization !== undefined) {
+      const values = cached.get(connection) ?? cached.set(connection, []).get(connection)!;
+      const previous = values.find((value) => value.toLowerCase() === authorization.toLowerCase());
+      if (previous !== undefined) seen = previous;
+      else values.push(authorization);
+    }
+    return defaultHooks.authenticate(seen, ctx, headers);
+  };
+}
+
 function firstCreatesLimited(retryAfter: () => string) {
   const seen = new WeakMap<HookContext, Set<string>>();
   return (principal: Principal, ctx: HookContext): ApiError | null => {
@@ -216,6 +236,13 @@ export const VARIANTS: readonly Variant[] = [
         return known ?? defaultHooks.authenticate(authorization, ctx);
       },
     },
+  },
+  {
+    name: 'jettyHeaderFieldCache',
+    description:
+      "Jetty 9.4's HTTP parser defaults: header fields are cached per connection and a cached value matches ignoring case, so after `Bearer <TOKEN>` a connection's `Bearer <token>` reaches the application as the cached value",
+    allows: 'Every request carries the header Authorization with the value "Bearer <ACCESS_TOKEN>" (the word Bearer, a space, then the token).',
+    hooks: { authenticate: jettyFieldCache() },
   },
   {
     name: 'retryAfterHttpDate',

@@ -30,6 +30,8 @@ export interface Profile {
     pageNumber: { field: string; default: number; minimum: number; pastEnd: (typeof PAST_END)[number] };
     pageSize: { field: string; default: number; minimum: number; maximum: number; aboveMaximum: (typeof ABOVE_MAXIMUM)[number] };
     invalidPaging: (typeof INVALID_PAGING)[number];
+    /** A fractional PageNumber or PageSize, where it differs from invalidPaging: unset, invalidPaging decides. */
+    fractionalPaging?: (typeof INVALID_PAGING)[number];
   };
   create: {
     requiredFields: string[];
@@ -167,6 +169,7 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
   oneOf('list.nameMatch', NAME_MATCHES);
   oneOf('list.pageSize.aboveMaximum', ABOVE_MAXIMUM);
   oneOf('list.invalidPaging', INVALID_PAGING);
+  oneOf('list.fractionalPaging', INVALID_PAGING, true);
   oneOf('list.pageNumber.pastEnd', PAST_END);
   oneOf('create.lengthUnit', LENGTH_UNITS, true);
   oneOf('timestamps.format', TIMESTAMP_FORMATS);
@@ -202,6 +205,11 @@ export function profileFromOverride(override: Record<string, unknown>, origin: s
   const merged = mergeOver(readYaml(REFERENCE_PROFILE_PATH, 'reference profile'), structuredClone(override));
   assertShape(merged, origin);
   return merged;
+}
+
+/** What a paging value gets under a profile: a fraction follows list.fractionalPaging where that is set, anything else list.invalidPaging. */
+export function invalidPagingFor(list: Pick<Profile['list'], 'invalidPaging' | 'fractionalPaging'>, value: unknown): (typeof INVALID_PAGING)[number] {
+  return typeof value === 'number' && !Number.isInteger(value) ? (list.fractionalPaging ?? list.invalidPaging) : list.invalidPaging;
 }
 
 /** The length of a string in a profile's unit (code points when none is stated). */

@@ -176,6 +176,8 @@ export class Api {
       timeoutMs: this.config.requestTimeoutMs,
       contentType: options.contentType,
       userAgent: options.userAgent,
+      // Crafted credentials go on a connection of their own (exchange.ts): no later request of the run shares it.
+      isolated: !!options.authorization || !!options.cookies?.length,
       ...(options.cookies?.length
         ? {
             cookie: {

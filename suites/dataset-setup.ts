@@ -173,7 +173,12 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
     if (pending.length === 0) return;
     const primaryPending = pending.some((g) => g.via === 'primary');
     const nearDeadline = (role: TokenRole) => pending.some((g) => g.via === role && Date.now() + 2 * delay >= g.createdAt + timeoutMs);
-    const roles = [...new Set(pending.map((g) => g.via))].filter((role) => role === 'primary' || !primaryPending || nearDeadline(role));
+    const waiting = [...new Set(pending.map((g) => g.via))];
+    // Once the Id filter itself is refused, each token is asked once more at most, so that its own refusal is on record (CHAN-01 reads it).
+    const roles = dataset.pollsRefused
+      ? waiting.filter((role) => !dataset.lastPolls[role])
+      : waiting.filter((role) => role === 'primary' || !primaryPending || nearDeadline(role));
+    if (dataset.pollsRefused && !roles.length) return;
     await Promise.all(
       roles.map(async (role) => {
         const ids = pending.filter((g) => g.via === role).map((g) => g.id!);
@@ -185,10 +190,14 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         if (exchange.response?.status === 200 && seen.size === ids.length && ids.every((id) => seen.has(id)))
           api.offer('ListAssetGroups', idsFilter(profile, ids), { as: role }, exchange);
         if ([...seen].some((id) => !ids.includes(id as string))) dataset.idFilterLeaked = true;
+        // Refused: by the Id filter itself when the same filter holding no Id is refused too. Waiting changes neither.
+        if (exchange.response?.status === 400 && dataset.pollsRefused === undefined)
+          dataset.pollsRefused = (await api.call('ListAssetGroups', listBody(profile, { groupIds: [] }), { as: role })).response?.status === 400;
         const answeredAt = Date.now();
         for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
       }),
     );
+    if (dataset.pollsRefused) continue;
     if (pending.every((g) => Date.now() - g.createdAt > timeoutMs - delay))
       dataset.unseenBecause ??= notVisibility(
         dataset,

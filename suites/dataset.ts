@@ -65,6 +65,12 @@ export interface Dataset {
   /** A visibility poll listed groups it did not ask for: the Id filter was ignored. */
   idFilterLeaked?: boolean;
   /**
+   * A visibility poll was refused with 400, and so was the same Id filter holding no Id: the target
+   * refuses the filter itself (a field it does not know), which waiting does not change, so the phase
+   * stopped polling rather than wait out the visibility timeout.
+   */
+  pollsRefused?: boolean;
+  /**
    * Filters whose query matching nothing listed groups, under the profile's name and under every
    * other name the kit knows: the owner's test fails on it (VALUE_FILTERS); no other test judges how
    * the target reads a field it ignores.
@@ -219,7 +225,11 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
     const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...unseen.map(visibilityOwner)])];
     const why = [
       ...uncreated.map((g) => `${g.key}: create answered ${g.create.response ? `HTTP ${g.create.response.status}` : `nothing (${g.create.networkError})`}`),
-      ...unseen.map((g) => `${g.key}: never listed within ${dataset.visibilityTimeoutMs} ms`),
+      ...unseen.map((g) =>
+        dataset.pollsRefused
+          ? `${g.key}: never listed, the polls for it refused (HTTP 400)`
+          : `${g.key}: never listed within ${dataset.visibilityTimeoutMs} ms`,
+      ),
     ].join('; ');
     blocked(test.info(), owners, `this check needs the run's groups, and some are missing (${why})`);
   }

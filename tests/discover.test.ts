@@ -34,7 +34,8 @@ const TOKENS = Object.values(referenceTokenEnv());
  * An unset create.lengthUnit counts code points (lengthIn), so the two are the same setting.
  */
 const settings = (p: Profile) => ({
-  list: p.list,
+  // An unset list.fractionalPaging follows list.invalidPaging (invalidPagingFor), so the two are the same setting too.
+  list: { ...p.list, fractionalPaging: p.list.fractionalPaging ?? p.list.invalidPaging },
   create: { ...p.create, lengthUnit: p.create.lengthUnit ?? 'code-points' },
   error: p.error,
   timestamps: p.timestamps,
@@ -44,6 +45,7 @@ const settings = (p: Profile) => ({
 const CHOICES: Record<string, [key: string, value: string][]> = {
   pageSizeClamped: [['aboveMaximum', 'clamp']],
   pastEndLastPage: [['pastEnd', 'last']],
+  fractionsTruncated: [['fractionalPaging', 'adjust']],
   pastEndRefused: [['pastEnd', 'refuse']],
   prefixName: [['nameMatch', 'case-insensitive-prefix']],
   caseSensitiveSubstring: [['nameMatch', 'substring']],

@@ -12,6 +12,11 @@ import { clearPhaseDone, markPhaseDone, phaseFinished, type Dataset } from '../s
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { defaultHooks } from '../reference/behaviour';
 import { test, expect } from './fixtures';
+import { Api } from '../suites/api';
+import { loadConfig } from '../suites/config';
+import { buildDataset } from '../suites/dataset-setup';
+import { PROFILE_VARIANTS } from '../reference/profile-variants';
+import { loadProfile, profileFromOverride } from '../schemas/profile';
 import { readJson, referenceTokenEnv, runPlaywright } from './harness';
 
 const newRunId = () => `ph${randomBytes(4).toString('hex')}`;
@@ -83,4 +88,28 @@ test.describe('phaseFinished', () => {
     await expect(phaseFinished(runId, 1_000)).rejects.toThrow('the create-and-wait phase did not finish within 1 s');
     expect(Date.now() - started).toBeLessThan(4_000);
   });
+});
+
+test("a target that refuses the profile's Id filter itself is polled once per token, not until the visibility timeout", async ({ startReference }) => {
+  // Jackson's FAIL_ON_UNKNOWN_PROPERTIES: GroupIds is a field this server does not know, with Ids or without. Waiting changes nothing.
+  test.setTimeout(30_000);
+  const variant = PROFILE_VARIANTS.find((v) => v.name === 'jacksonStrictIds')!;
+  const server = await startReference({ profile: profileFromOverride(variant.profile, variant.name), hooks: variant.hooks });
+  const runId = newRunId();
+  try {
+    const config = {
+      ...loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: server.url, AG_RUN_ID: runId, AG_VISIBILITY_TIMEOUT_MS: '60000' }),
+      baseURL: server.url,
+    };
+    const preflight = await new Api(config, () => {
+      throw new Error('no token');
+    }).call('ListAssetGroups', {});
+    const dataset = await buildDataset(config, loadProfile(), preflight);
+    expect(dataset.pollsRefused, 'the same filter holding no Id was refused too').toBe(true);
+    // Each token's list asked once, so that each one's refusal is on record.
+    expect(dataset.polls).toBe(new Set(dataset.groups.filter((g) => g.id !== null).map((g) => g.via)).size);
+    expect(dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null).length).toBeGreaterThan(0);
+  } finally {
+    removeRunDir(runId);
+  }
 });

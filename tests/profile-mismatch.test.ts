@@ -33,6 +33,7 @@ test.describe('profile variants without their profile', () => {
         return;
       }
       expect(mismatches.length, 'the run names the profile mismatch').toBeGreaterThan(0);
+      if (variant.advises) expect(mismatches.join('\n')).toContain(variant.advises);
       expect(run.verdict, 'the verdict of conformance.json').toBe('incomplete');
       expect(run.firstReason).toMatch(/seems to follow another profile[\s\S]*AG_PROFILE[\s\S]*agc profile discover/);
     });

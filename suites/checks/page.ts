@@ -1,6 +1,6 @@
 /** PAGE: paging fields (PageNumber, PageSize, TotalCount), their bounds, and pages that partition a result. */
 import type { Exchange } from '../../client/exchange';
-import { readPointer } from '../../schemas/profile';
+import { invalidPagingFor, readPointer } from '../../schemas/profile';
 import { fail, idsOf, items, named, objectItems, show, type Check, type Failure, type MultiCheck } from './kit';
 
 export function totalCountIs(expected: number): Check {
@@ -65,7 +65,10 @@ export function itemsAtMost(size: number): Check {
  */
 export function pagingBounds(field: 'pageNumber' | 'pageSize', value: unknown): Check {
   return named('pagingBounds', (ex, ctx) => {
-    const { pageSize, pageNumber, invalidPaging } = ctx.profile.list;
+    const { pageSize, pageNumber } = ctx.profile.list;
+    const invalidPaging = invalidPagingFor(ctx.profile.list, value);
+    // A fraction has a setting of its own: Jackson reads 1.5 as 1 where Bean Validation still refuses 0.
+    const setting = typeof value === 'number' && !Number.isInteger(value) ? 'list.fractionalPaging' : 'list.invalidPaging';
     const status = ex.response?.status;
     const echoed = readPointer(ex.response?.json, '/Result/PageSize');
     const aboveMaximum = field === 'pageSize' && typeof value === 'number' && Number.isInteger(value) && value > pageSize.maximum;
@@ -112,7 +115,7 @@ export function pagingBounds(field: 'pageNumber' | 'pageSize', value: unknown): 
     if (adjusted)
       return {
         ...failure,
-        profileMismatch: `a ${ctx.profile.list[field].field} of ${show(value)} was served as PageNumber ${number}, PageSize ${echoed}, as the answer says: the target adjusts paging values rather than refusing them (the spec shows no bounds); set list.invalidPaging: adjust`,
+        profileMismatch: `a ${ctx.profile.list[field].field} of ${show(value)} was served as PageNumber ${number}, PageSize ${echoed}, as the answer says: the target adjusts paging values rather than refusing them (the spec shows no bounds); set ${setting}: adjust`,
       };
     return failure;
   });

@@ -17,13 +17,13 @@ export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): Mu
   return named('visibleInTime', (polls: Exchange[]): Failure | undefined => {
     const late = groups.filter((g) => g.visibleAfterMs === null || g.visibleAfterMs > timeoutMs);
     if (!late.length) return undefined;
+    const refused = polls.find((ex) => ex.response?.status !== 200);
     const failure = fail(
       'visibleInTime',
-      `${late.map((g) => `${g.key} (${g.id})`).join(', ')} not listed within ${timeoutMs} ms of the create (the last polls are attached)`,
+      `${late.map((g) => `${g.key} (${g.id})`).join(', ')} ${refused?.response?.status === 400 ? 'never listed: the polls for them were refused' : `not listed within ${timeoutMs} ms of the create`} (the last polls are attached)`,
       'The list operation reads a local snapshot of the groups. It does not contact the upstream system, so its data may lag briefly.',
       'make created groups reach the list snapshot; raise AG_VISIBILITY_TIMEOUT_MS if your lag is longer than briefly',
     );
-    const refused = polls.find((ex) => ex.response?.status !== 200);
     if (refused)
       return {
         ...failure,
