@@ -41,6 +41,19 @@ export interface Discovery {
   notes: string[];
 }
 
+/** The paging settings found by paging through several of the run's groups (the defaults are read from any list). */
+const PAGING_SETTINGS = [
+  'list.pageNumber.field',
+  'list.pageNumber.minimum',
+  'list.pageNumber.pastEnd',
+  'list.pageSize.field',
+  'list.pageSize.minimum',
+  'list.pageSize.maximum',
+  'list.pageSize.aboveMaximum',
+  'list.invalidPaging',
+  'list.fractionalPaging',
+];
+
 /** The discovery: each step asks through the session, in the order their findings are needed. */
 export class Prober extends ProbeSession {
   async run(): Promise<Discovery> {
@@ -92,18 +105,7 @@ export class Prober extends ProbeSession {
 
   /** The paging settings a list of one group cannot show (its defaults are read from any list). */
   private keepPaging(why: string): void {
-    for (const setting of [
-      'list.pageNumber.field',
-      'list.pageNumber.minimum',
-      'list.pageNumber.pastEnd',
-      'list.pageSize.field',
-      'list.pageSize.minimum',
-      'list.pageSize.maximum',
-      'list.pageSize.aboveMaximum',
-      'list.invalidPaging',
-      'list.fractionalPaging',
-    ])
-      this.keep(setting, why);
+    for (const setting of PAGING_SETTINGS) this.keep(setting, why);
   }
 
   /** Everything not probed, with the reason. */
@@ -121,17 +123,9 @@ export class Prober extends ProbeSession {
       'list.filters.groupType',
       'list.filters.assetSpaceId',
       'list.nameMatch',
-      'list.pageNumber.field',
       'list.pageNumber.default',
-      'list.pageNumber.minimum',
-      'list.pageNumber.pastEnd',
-      'list.pageSize.field',
       'list.pageSize.default',
-      'list.pageSize.minimum',
-      'list.pageSize.maximum',
-      'list.pageSize.aboveMaximum',
-      'list.invalidPaging',
-      'list.fractionalPaging',
+      ...PAGING_SETTINGS,
       'create.requiredFields',
       'create.maxLength.Name',
       'create.maxLength.Description',
