@@ -73,9 +73,14 @@ test.describe('INPUT handling of bad input', () => {
     // ignored): the Name carries the run's prefix, so even that group is the run's.
     const name = api.uniqueName('input-malformed');
     const malformed = [`{"Name": "${name}",}`, `{'Name': '${name}'}`, `{"Name": "${name}"} trailing`, 'nul', `{"Name": "${name}\\x"}`, '\u00ff\u00fe{}'];
+    // Trailing data after a create that is complete by itself: a decoder that reads the first value and ignores the rest
+    // (Go's json.Decoder, Jackson's default FAIL_ON_TRAILING_TOKENS off) creates it, where a Name alone is refused for
+    // a required field (a Jetty + Jackson server built blind from the spec requires GroupType) and hides that.
+    const createOf = (body: string) =>
+      body.endsWith(' trailing') ? `${JSON.stringify({ ...createBody(api, 'input-malformed'), Name: name })} trailing` : body;
     const next = inTurn(
       await ahead([
-        ...malformed.flatMap((body) => [() => sendCreate(api, new RawBody(body)), () => api.call('ListAssetGroups', new RawBody(body))]),
+        ...malformed.flatMap((body) => [() => sendCreate(api, new RawBody(createOf(body))), () => api.call('ListAssetGroups', new RawBody(body))]),
         // The create body is required; an empty one is not JSON at all.
         () => sendCreate(api, new RawBody('')),
       ]),
