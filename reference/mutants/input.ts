@@ -1,5 +1,5 @@
 /** INPUT: what the server does with unusual or invalid input; refused with a 4xx, never a 500. */
-import { ApiError, codePointLength, defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
+import { ApiError, badRequest, codePointLength, defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
 import { family, isObject, perServer, syntaxError, utf8 } from './helpers';
 import { isJsonText } from '../../schemas/spec';
 
@@ -171,6 +171,26 @@ export const INPUT = family({
         const end = firstValueEnd(text);
         return end < 0 || syntaxError(Buffer.from(text.slice(0, end))) !== null ? parsed : defaultHooks.parseBody(Buffer.from(text.slice(0, end)), op);
       },
+    },
+  },
+  /**
+   * Jackson binding a create: FAIL_ON_TRAILING_TOKENS is off by default, so what follows the first value is never read;
+   * and GroupType is required (a choice of its own). A create that carries only a Name is refused either way, so only a
+   * complete create followed by trailing text shows the lenient decoder (a Jetty + Jackson server built blind from the spec).
+   */
+  jacksonTrailingTokens: {
+    breaks: 'INPUT-01',
+    description: 'bytes after the first JSON value of a create are ignored (Jackson FAIL_ON_TRAILING_TOKENS off), and a create without GroupType is refused',
+    hooks: {
+      parseBody: (raw, op) => {
+        const parsed = defaultHooks.parseBody(raw, op);
+        if (!(parsed instanceof ApiError) || op !== 'CreateAssetGroup') return parsed;
+        const text = utf8.decode(raw);
+        const end = firstValueEnd(text);
+        return end < 0 || syntaxError(Buffer.from(text.slice(0, end))) !== null ? parsed : defaultHooks.parseBody(Buffer.from(text.slice(0, end)), op);
+      },
+      validateCreate: (body, ctx) =>
+        body.GroupType === undefined ? badRequest('CreateAssetGroup', 'GroupType is required') : defaultHooks.validateCreate(body, ctx),
     },
   },
 });
