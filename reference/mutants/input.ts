@@ -3,6 +3,15 @@ import { ApiError, badRequest, codePointLength, defaultHooks, OPERATIONS, SPEC_V
 import { family, isObject, perServer, syntaxError, utf8 } from './helpers';
 import { isJsonText } from '../../schemas/spec';
 
+/** A body read as its first JSON value, whatever follows it; a body without a readable first value gets the reference's answer. */
+function firstValueOnly(raw: Buffer, op: Operation): ReturnType<typeof defaultHooks.parseBody> {
+  const parsed = defaultHooks.parseBody(raw, op);
+  if (!(parsed instanceof ApiError)) return parsed;
+  const text = utf8.decode(raw);
+  const end = firstValueEnd(text);
+  return end < 0 || syntaxError(Buffer.from(text.slice(0, end))) !== null ? parsed : defaultHooks.parseBody(Buffer.from(text.slice(0, end)), op);
+}
+
 /**
  * The end of the first JSON value of `text` (after leading whitespace), or -1: what Go's
  * json.Decoder reads before it stops, leaving the rest of the stream unread.
@@ -163,15 +172,7 @@ export const INPUT = family({
   goDecoderTrailingData: {
     breaks: 'INPUT-01',
     description: 'bytes after the first JSON value are ignored (Go json.Decoder without a check for EOF): {"Name": "x"} trailing is accepted',
-    hooks: {
-      parseBody: (raw, op) => {
-        const parsed = defaultHooks.parseBody(raw, op);
-        if (!(parsed instanceof ApiError)) return parsed;
-        const text = utf8.decode(raw);
-        const end = firstValueEnd(text);
-        return end < 0 || syntaxError(Buffer.from(text.slice(0, end))) !== null ? parsed : defaultHooks.parseBody(Buffer.from(text.slice(0, end)), op);
-      },
-    },
+    hooks: { parseBody: firstValueOnly },
   },
   /**
    * Jackson binding a create: FAIL_ON_TRAILING_TOKENS is off by default, so what follows the first value is never read;
@@ -182,13 +183,7 @@ export const INPUT = family({
     breaks: 'INPUT-01',
     description: 'bytes after the first JSON value of a create are ignored (Jackson FAIL_ON_TRAILING_TOKENS off), and a create without GroupType is refused',
     hooks: {
-      parseBody: (raw, op) => {
-        const parsed = defaultHooks.parseBody(raw, op);
-        if (!(parsed instanceof ApiError) || op !== 'CreateAssetGroup') return parsed;
-        const text = utf8.decode(raw);
-        const end = firstValueEnd(text);
-        return end < 0 || syntaxError(Buffer.from(text.slice(0, end))) !== null ? parsed : defaultHooks.parseBody(Buffer.from(text.slice(0, end)), op);
-      },
+      parseBody: (raw, op) => (op === 'CreateAssetGroup' ? firstValueOnly(raw, op) : defaultHooks.parseBody(raw, op)),
       validateCreate: (body, ctx) =>
         body.GroupType === undefined ? badRequest('CreateAssetGroup', 'GroupType is required') : defaultHooks.validateCreate(body, ctx),
     },
