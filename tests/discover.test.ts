@@ -89,8 +89,8 @@ function expectBoundsBacked(text: string, drafted: Profile): void {
 
 const QUICK = { AG_VISIBILITY_TIMEOUT_MS: '2500', AG_REQUEST_TIMEOUT_MS: '5000' };
 
-async function serve(profile: Profile | undefined, hooks?: Partial<ReferenceHooks>): Promise<ReferenceServer> {
-  return startReferenceServer({ profile, hooks, port: 0, lagMs: 25, createRate: null });
+async function serve(profile: Profile | undefined, hooks?: Partial<ReferenceHooks>, lagMs = 25): Promise<ReferenceServer> {
+  return startReferenceServer({ profile, hooks, port: 0, lagMs, createRate: null });
 }
 
 function work(label: string): string {
@@ -111,14 +111,22 @@ const TERSE: Partial<ReferenceHooks> = {
   errorBody: (meta, error, ctx) => defaultHooks.errorBody(meta, new ApiError(error.status, error.code, 'invalid request', error.headers), ctx),
 };
 
-/** Discovers a reference server serving `override` within the budget; returns the expected profile, the draft and its text. */
-async function draftOf(label: string, override: Record<string, unknown>, hooks?: Partial<ReferenceHooks>) {
+/**
+ * Discovers a reference server serving `override` (with its snapshot lag, `lagMs`) within the budget; returns the
+ * expected profile, the draft, its text and what discover printed.
+ */
+async function draftOf(
+  label: string,
+  override: Record<string, unknown>,
+  hooks?: Partial<ReferenceHooks>,
+  { lagMs, env }: { lagMs?: number; env?: Record<string, string> } = {},
+) {
   const expected = profileFromOverride({ name: label, ...override }, label);
-  const server = await serve(expected, hooks);
+  const server = await serve(expected, hooks, lagMs);
   try {
     const dir = work(label);
     const out = path.join(dir, 'profile.yaml');
-    const run = await discover(server.url, out, dir);
+    const run = await discover(server.url, out, dir, env);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const stats = server.stats();
     expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
@@ -126,7 +134,7 @@ async function draftOf(label: string, override: Record<string, unknown>, hooks?:
     const drafted = loadProfile(out);
     expect(checkProfileConsistency(drafted)).toEqual([]);
     test.info().annotations.push({ type: 'budget', description: `${label}: ${stats.requests} requests, ${stats.creates} creates` });
-    return { expected, drafted, text: readFileSync(out, 'utf8') };
+    return { expected, drafted, text: readFileSync(out, 'utf8'), stdout: run.stdout };
   } finally {
     await server.close();
   }
@@ -249,19 +257,8 @@ test.describe('discover without hints, and faulty targets', () => {
     // New groups show up only after 1.5 s, and the Id filter is not the first name tried: until
     // then an ignored filter and a working one both list nothing on this otherwise empty target.
     const variant = PROFILE_VARIANTS.find((v) => v.name === 'groupIdList')!;
-    const expected = profileFromOverride(variant.profile, variant.name);
-    const server = await startReferenceServer({ profile: expected, port: 0, lagMs: 1500, createRate: null });
-    try {
-      const dir = work('lag');
-      const out = path.join(dir, 'profile.yaml');
-      const run = await discover(server.url, out, dir, { AG_VISIBILITY_TIMEOUT_MS: '10000' });
-      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
-      expect(server.stats().creates).toBeLessThanOrEqual(BUDGET.creates);
-      expect(settings(loadProfile(out))).toEqual(settings(expected));
-    } finally {
-      await server.close();
-    }
+    const { expected, drafted } = await draftOf('lag', variant.profile, undefined, { lagMs: 1500, env: { AG_VISIBILITY_TIMEOUT_MS: '10000' } });
+    expect(settings(drafted)).toEqual(settings(expected));
   });
 
   test('an Id filter that takes one Id as a string: said so; the other filters, where they sit and how the Name matches, found one group at a time', async () => {
@@ -269,50 +266,30 @@ test.describe('discover without hints, and faulty targets', () => {
     // As a Flask server built blind from the spec did: every filter at the top level, Id a string. The draft cannot
     // express the Id filter, but the other filters' place, names and name matching can be asked one group at a
     // time, and a kit run with the draft judges them. Names and matching other than the reference's, so "found" means found.
-    const server = await startReferenceServer({
-      profile: profileFromOverride(
-        {
-          name: 'oneIdFilter',
-          list: { filterField: '', nameMatch: 'case-insensitive-prefix', filters: { name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' } },
-        },
-        'oneIdFilter',
-      ),
-      hooks: ONE_ID_FILTER,
-      port: 0,
-      lagMs: 800,
-      createRate: null,
+    const { drafted, text, stdout } = await draftOf(
+      'oneIdFilter',
+      { list: { filterField: '', nameMatch: 'case-insensitive-prefix', filters: { name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' } } },
+      ONE_ID_FILTER,
+      { lagMs: 800, env: { AG_VISIBILITY_TIMEOUT_MS: '10000' } },
+    );
+    expect(stdout).toContain('the Id filter takes one Id as a string (Id at the top level), not a list');
+    expect({ filterField: drafted.list.filterField, nameMatch: drafted.list.nameMatch, filters: drafted.list.filters }).toEqual({
+      filterField: '',
+      nameMatch: 'case-insensitive-prefix',
+      filters: { groupIds: 'GroupIds', name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' },
     });
-    try {
-      const dir = work('one-id');
-      const out = path.join(dir, 'profile.yaml');
-      const run = await discover(server.url, out, dir, { AG_VISIBILITY_TIMEOUT_MS: '10000' });
-      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(server.stats().requests).toBeLessThanOrEqual(BUDGET.requests);
-      expect(server.stats().creates).toBeLessThanOrEqual(BUDGET.creates);
-      expect(run.stdout).toContain('the Id filter takes one Id as a string (Id at the top level), not a list');
-      const text = readFileSync(out, 'utf8');
-      const drafted = loadProfile(out);
-      expect(checkProfileConsistency(drafted)).toEqual([]);
-      expect({ filterField: drafted.list.filterField, nameMatch: drafted.list.nameMatch, filters: drafted.list.filters }).toEqual({
-        filterField: '',
-        nameMatch: 'case-insensitive-prefix',
-        filters: { groupIds: 'GroupIds', name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' },
-      });
-      for (const [key, value] of [
-        ['filterField', '""'],
-        ['name', 'Keyword'],
-        ['groupType', 'Type'],
-        ['assetSpaceId', 'SpaceId'],
-        ['nameMatch', 'case-insensitive-prefix'],
-      ])
-        expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
-      // The length bounds are still found: they come before the one-group filter probes in the budget.
-      expect(evidenceOf(text, 'Name', '64')?.[0], 'create.maxLength.Name').toMatch(/^# found: /);
-      // Paging needs several of the run's groups in one list: kept, and said why.
-      expect(text).toMatch(/the Id filter takes one Id, so no list holds several of the run's groups to page through/);
-    } finally {
-      await server.close();
-    }
+    for (const [key, value] of [
+      ['filterField', '""'],
+      ['name', 'Keyword'],
+      ['groupType', 'Type'],
+      ['assetSpaceId', 'SpaceId'],
+      ['nameMatch', 'case-insensitive-prefix'],
+    ])
+      expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+    // The length bounds are still found: they come before the one-group filter probes in the budget.
+    expect(evidenceOf(text, 'Name', '64')?.[0], 'create.maxLength.Name').toMatch(/^# found: /);
+    // Paging needs several of the run's groups in one list: kept, and said why.
+    expect(text).toMatch(/the Id filter takes one Id, so no list holds several of the run's groups to page through/);
   });
 
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
