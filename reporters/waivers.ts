@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import YAML from 'yaml';
+import { parseYaml } from '../schemas/yaml';
 
 /**
  * A target's known, accepted failures (AG_WAIVERS=path.yaml), as the OpenID Foundation's suite
@@ -24,7 +24,7 @@ export function loadWaivers(file: string | undefined, knownIds: Set<string>): Wa
   if (!file) return [];
   let parsed: unknown;
   try {
-    parsed = YAML.parse(readFileSync(file, 'utf8'));
+    parsed = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new WaiverError(`AG_WAIVERS: cannot read ${file}: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { default as Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadProfile, ProfileError, withFilters, type Profile } from './profile';
 import { errorKinds, openapiDocument, pointerParts, SPEC_VERSION } from './spec';
@@ -25,26 +24,38 @@ export const COMPONENTS = [
 export type ComponentName = (typeof COMPONENTS)[number];
 export type Validators = Readonly<Record<ComponentName, ValidateFunction>>;
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
-// The document is registered whole so its internal and ./profile.yaml refs resolve; strict mode
-// must be told that the OpenAPI root keywords and our extensions are not typos.
-ajv.addVocabulary([
-  'openapi',
-  'info',
-  'jsonSchemaDialect',
-  'servers',
-  'paths',
-  'webhooks',
-  'components',
-  'security',
-  'tags',
-  'discriminator',
-  'xml',
-  'externalDocs',
-  'example',
-  'x-reference-profile',
-]);
+/**
+ * The one Ajv instance, made on first use. Playwright's runner loads this module with every test
+ * file, to list the tests, and validates nothing: loading Ajv and registering the document there
+ * cost it about 0.08 s of CPU per run. The workers, which validate, make it with their first check.
+ */
+let instance: Ajv2020 | undefined;
+function ajv(): Ajv2020 {
+  if (instance) return instance;
+  const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+  instance = new Ajv({ strict: true, allErrors: true });
+  addFormats(instance);
+  // The document is registered whole so its internal and ./profile.yaml refs resolve; strict mode
+  // must be told that the OpenAPI root keywords and our extensions are not typos.
+  instance.addVocabulary([
+    'openapi',
+    'info',
+    'jsonSchemaDialect',
+    'servers',
+    'paths',
+    'webhooks',
+    'components',
+    'security',
+    'tags',
+    'discriminator',
+    'xml',
+    'externalDocs',
+    'example',
+    'x-reference-profile',
+  ]);
+  return instance;
+}
 
 export const openapi = openapiDocument() as unknown as OpenAPIV3_1.Document;
 export const profile: Profile = loadProfile(process.env.AG_PROFILE);
@@ -61,8 +72,8 @@ let registered = 0;
  */
 function register(p: Profile): string {
   const dir = registered++ === 0 ? `${BASE}/spec` : `${BASE}/profile-${registered}/spec`;
-  ajv.addSchema({ $id: `${dir}/profile.yaml`, $defs: p.$defs });
-  ajv.addSchema(structuredClone(openapi) as object, `${dir}/openapi.yaml`);
+  ajv().addSchema({ $id: `${dir}/profile.yaml`, $defs: p.$defs });
+  ajv().addSchema(structuredClone(openapi) as object, `${dir}/openapi.yaml`);
   return `${dir}/openapi.yaml`;
 }
 
@@ -70,7 +81,7 @@ function componentOf(docUri: string, name: string): ValidateFunction {
   // The profile's own timestamp form is no component of the contract (the spec does not narrow it): it is read from the profile.
   const pointer =
     name === 'ProfileTimestamp' ? `${docUri.replace(/openapi\.yaml$/, 'profile.yaml')}#/$defs/ProfileTimestamp` : `${docUri}#/components/schemas/${name}`;
-  const validator = ajv.getSchema(pointer);
+  const validator = ajv().getSchema(pointer);
   if (!validator) throw new Error(`spec/openapi.yaml has no components/schemas/${name}`);
   return validator;
 }
@@ -94,16 +105,18 @@ function compileAll(p: Profile, docUri: string): Validators {
  * this module, but validates nothing: compiling all at load cost it 0.15 s of CPU per run. A user's
  * profile is compiled whole before any worker starts (checkProfileConsistency, playwright.config.ts).
  */
-function compiledOnUse(p: Profile, docUri: string): Validators {
+function compiledOnUse(p: Profile, docUri: () => string): Validators {
   const out = {} as Record<ComponentName, ValidateFunction>;
   for (const name of COMPONENTS) {
     let compiled: ValidateFunction | undefined;
-    Object.defineProperty(out, name, { enumerable: true, get: () => (compiled ??= compileOne(p, docUri, name)) });
+    Object.defineProperty(out, name, { enumerable: true, get: () => (compiled ??= compileOne(p, docUri(), name)) });
   }
   return Object.freeze(out);
 }
 
-const activeUri = register(profile);
+/** The active profile's document, registered with the first validator compiled. */
+let activeDoc: string | undefined;
+const activeUri = () => (activeDoc ??= register(profile));
 /** One compiled validator per component, for the active profile; each compiled once, when first used. */
 export const validators: Validators = compiledOnUse(profile, activeUri);
 
@@ -112,7 +125,7 @@ export const validators: Validators = compiledOnUse(profile, activeUri);
  * Bad keywords only surface at this point, which is why the kit's tests compile every one.
  */
 export function compileComponent(name: string): ValidateFunction {
-  return componentOf(activeUri, name);
+  return componentOf(activeUri(), name);
 }
 
 function describe(error: ErrorObject): string {
@@ -249,7 +262,7 @@ export function checkProfileConsistency(p: Profile): string[] {
 export const REPORT_SCHEMA_PATH = path.join(__dirname, 'conformance-report.schema.json');
 let reportValidator: ValidateFunction | undefined;
 export function validateReport(data: unknown): { valid: boolean; errors: string[] } {
-  reportValidator ??= ajv.compile(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')));
+  reportValidator ??= ajv().compile(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')));
   const valid = reportValidator(data) as boolean;
   return { valid, errors: (reportValidator.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`) };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml } from './yaml';
 import { isObject } from './spec';
 
 /**
@@ -120,7 +120,7 @@ function readYaml(file: string, what: string): Record<string, unknown> {
   }
   let parsed = parsedYaml.get(text);
   try {
-    if (parsed === undefined) parsedYaml.set(text, (parsed = YAML.parse(text) as unknown));
+    if (parsed === undefined) parsedYaml.set(text, (parsed = parseYaml(text)));
   } catch (error) {
     throw new ProfileError(`${what}: ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml } from './yaml';
 import { SPEC_DIR } from './profile';
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY' | 'NOT-ASSESSED';
@@ -36,7 +36,7 @@ const parsed = new Map<string, Catalogue>();
 export function loadCatalogue(file = REQUIREMENTS_PATH): Catalogue {
   const text = readFileSync(file, 'utf8');
   let catalogue = parsed.get(text);
-  if (!catalogue) parsed.set(text, (catalogue = deepFreeze(YAML.parse(text) as Catalogue)));
+  if (!catalogue) parsed.set(text, (catalogue = deepFreeze(parseYaml(text) as Catalogue)));
   return catalogue;
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { parseYaml } from './yaml';
 
 export const SPEC_PATH = '/v1/media_assets/';
 /** "Version (fixed value 2024-01-01)". */
@@ -22,7 +22,7 @@ type Responses = Record<string, { $ref?: string; 'x-error-kind'?: string }>;
 export const OPENAPI_PATH = path.join(__dirname, '..', 'spec', 'openapi.yaml');
 let document: Record<string, unknown> | undefined;
 /** spec/openapi.yaml, parsed once per process and shared (schemas/index.ts compiles from it): nobody writes to it. */
-export const openapiDocument = () => (document ??= YAML.parse(readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>);
+export const openapiDocument = () => (document ??= parseYaml(readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>);
 
 function resolve(ref: string): unknown {
   return ref

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
 import { checkProfileConsistency, COMPONENTS, compileComponent, errorKinds, openapi, validate, validators, type ComponentName } from '../schemas/index';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
+import { parseYamlWith } from '../schemas/yaml';
 
 interface Case {
   validator: ComponentName;
@@ -138,4 +140,50 @@ test('a null in a profile override removes the reference setting; a required one
   const unbounded = profileFromOverride({ name: 'unbounded', create: { maxLength: { Description: null } } }, 'unbounded');
   expect(unbounded.create.maxLength).toEqual({ Name: 64 });
   expect(() => profileFromOverride({ name: 'broken', list: { filterField: null } }, 'broken')).toThrow(/list\.filterField must be a string/);
+});
+
+test.describe('schemas/yaml.ts keeps each parse as JSON, for the next process', () => {
+  const KIT_FILES = ['spec/requirements.yaml', 'spec/openapi.yaml', 'spec/profile.yaml', 'schemas/cases.yaml'].map((f) => path.join(__dirname, '..', f));
+  const freshDir = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'agc-yaml-')), 'cache');
+
+  test('every YAML file of the kit parses as the yaml package parses it, from the text and from the kept entry, which only its user can read', () => {
+    const dir = freshDir();
+    for (const file of KIT_FILES) {
+      const text = readFileSync(file, 'utf8');
+      expect(parseYamlWith(text, dir), file).toEqual(YAML.parse(text));
+    }
+    const entries = readdirSync(dir);
+    expect(entries).toHaveLength(KIT_FILES.length);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const entry of entries) expect(statSync(path.join(dir, entry)).mode & 0o777, entry).toBe(0o600);
+    // The second read comes from the entry: an entry changed on disk is what comes back (nothing else reads the entries).
+    const text = readFileSync(KIT_FILES[2], 'utf8');
+    const [entry] = readdirSync(dir).filter(
+      (name) => JSON.stringify(JSON.parse(readFileSync(path.join(dir, name), 'utf8'))) === JSON.stringify(YAML.parse(text)),
+    );
+    writeFileSync(path.join(dir, entry), '{"kept": true}');
+    expect(parseYamlWith(text, dir)).toEqual({ kept: true });
+    // Another text is another entry.
+    expect(parseYamlWith(`${text}\n# changed\n`, dir)).toEqual(YAML.parse(text));
+  });
+
+  test('a value JSON cannot hold is parsed every time and never kept; a YAML error is thrown as the parser throws it', () => {
+    const dir = freshDir();
+    expect(parseYamlWith('limit: .inf\n', dir)).toEqual({ limit: Infinity });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(() => parseYamlWith('a: [1,\n', dir)).toThrow(/Flow sequence|Missing|Unexpected/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test('a cache folder others may write to is not used: the text is parsed and nothing is kept or read there', () => {
+    const dir = freshDir();
+    const text = 'a: 1\n';
+    parseYamlWith(text, dir);
+    const [entry] = readdirSync(dir);
+    writeFileSync(path.join(dir, entry), '{"a": "planted"}');
+    chmodSync(dir, 0o777);
+    expect(parseYamlWith(text, dir)).toEqual({ a: 1 });
+    expect(parseYamlWith('b: 2\n', dir)).toEqual({ b: 2 });
+    expect(readdirSync(dir)).toEqual([entry]);
+  });
 });
