@@ -14,8 +14,9 @@ import { defaultHooks } from '../reference/behaviour';
 import { test, expect } from './fixtures';
 import { Api } from '../suites/api';
 import { loadConfig } from '../suites/config';
-import { buildDataset } from '../suites/dataset-setup';
+import { buildDataset, POLL_CAP_MS } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
+import { listWithExtraLag } from '../reference/variants';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
 import { readJson, referenceTokenEnv, runPlaywright } from './harness';
 
@@ -113,3 +114,32 @@ test("a target that refuses the profile's Id filter itself is polled once per to
     removeRunDir(runId);
   }
 });
+
+for (const lagMs of [2300, 4000]) {
+  test(`a group visible ${lagMs} ms after its create is seen within POLL_CAP_MS and a round trip of that, and its lag is stated so`, async ({
+    startReference,
+  }) => {
+    // Each group shows up exactly lagMs after the server made it (no snapshot period to add its own wait).
+    test.setTimeout(30_000);
+    const server = await startReference({ lagMs: 0, hooks: { listGroups: listWithExtraLag(() => lagMs) } });
+    const runId = newRunId();
+    try {
+      const config = {
+        ...loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: server.url, AG_RUN_ID: runId, AG_VISIBILITY_TIMEOUT_MS: '20000' }),
+        baseURL: server.url,
+      };
+      const preflight = await new Api(config, () => {
+        throw new Error('no token');
+      }).call('ListAssetGroups', {});
+      const dataset = await buildDataset(config, loadProfile(), preflight);
+      const lags = dataset.groups.filter((g) => g.id !== null).map((g) => g.visibleAfterMs);
+      expect(lags.length).toBeGreaterThan(0);
+      // The kit's createdAt is the create's answer, after the server made the group: a lag a little under lagMs is possible.
+      // 200 ms for a round trip and timers firing late on a busy machine.
+      for (const lag of lags) expect(lag, `stated lags ${lags.join(', ')} ms`).toBeGreaterThanOrEqual(lagMs - 200);
+      for (const lag of lags) expect(lag, `stated lags ${lags.join(', ')} ms`).toBeLessThanOrEqual(lagMs + POLL_CAP_MS + 200);
+    } finally {
+      removeRunDir(runId);
+    }
+  });
+}
