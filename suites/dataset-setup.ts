@@ -4,7 +4,7 @@ import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, readPointer, withFilters } from '../schemas/profile';
-import { GROUPS, itemsOf, matchingNothing, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
+import { GROUPS, itemsOf, matchingNothing, POLL_CAP_MS, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -166,14 +166,6 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
  * deadline is near: a snapshot that lags for one token usually lags for all, so they are asked as
  * soon as the primary's groups show up, without waiting for the next round.
  */
-/**
- * The longest wait between rounds, which bounds how late the phase sees a group that has shown up:
- * a run waits that much more, and the report states a lag that much too long. With waits growing to
- * 2 s, a group visible 2.1 s after its create was seen at 3.2 s (a 3 s snapshot: 1.1 s of a 3.6 s run
- * in every other bench run). At most two rounds a second, each a list of the run's few Ids.
- */
-export const POLL_CAP_MS = 500;
-
 async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, timeoutMs: number): Promise<void> {
   let delay = 100;
   for (;;) {

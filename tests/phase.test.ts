@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { clearPhaseDone, markPhaseDone, phaseFinished, type Dataset } from '../suites/dataset';
+import { clearPhaseDone, markPhaseDone, phaseFinished, POLL_CAP_MS, type Dataset } from '../suites/dataset';
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { defaultHooks } from '../reference/behaviour';
 import { test, expect } from './fixtures';
 import { Api } from '../suites/api';
 import { loadConfig } from '../suites/config';
-import { buildDataset, POLL_CAP_MS } from '../suites/dataset-setup';
+import { buildDataset } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/variants';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
