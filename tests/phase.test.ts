@@ -91,28 +91,33 @@ test.describe('phaseFinished', () => {
   });
 });
 
+/** The create-and-wait phase alone, in this process, against `url`: its preflight, then buildDataset; the run's folder removed after. */
+async function phaseAgainst(url: string, visibilityTimeoutMs: number): Promise<Dataset> {
+  const runId = newRunId();
+  try {
+    const config = {
+      ...loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: url, AG_RUN_ID: runId, AG_VISIBILITY_TIMEOUT_MS: String(visibilityTimeoutMs) }),
+      baseURL: url,
+    };
+    const preflight = await new Api(config, () => {
+      throw new Error('no token');
+    }).call('ListAssetGroups', {});
+    return await buildDataset(config, loadProfile(), preflight);
+  } finally {
+    removeRunDir(runId);
+  }
+}
+
 test("a target that refuses the profile's Id filter itself is polled once per token, not until the visibility timeout", async ({ startReference }) => {
   // Jackson's FAIL_ON_UNKNOWN_PROPERTIES: GroupIds is a field this server does not know, with Ids or without. Waiting changes nothing.
   test.setTimeout(30_000);
   const variant = PROFILE_VARIANTS.find((v) => v.name === 'jacksonStrictIds')!;
   const server = await startReference({ profile: profileFromOverride(variant.profile, variant.name), hooks: variant.hooks });
-  const runId = newRunId();
-  try {
-    const config = {
-      ...loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: server.url, AG_RUN_ID: runId, AG_VISIBILITY_TIMEOUT_MS: '60000' }),
-      baseURL: server.url,
-    };
-    const preflight = await new Api(config, () => {
-      throw new Error('no token');
-    }).call('ListAssetGroups', {});
-    const dataset = await buildDataset(config, loadProfile(), preflight);
-    expect(dataset.pollsRefused, 'the same filter holding no Id was refused too').toBe(true);
-    // Each token's list asked once, so that each one's refusal is on record.
-    expect(dataset.polls).toBe(new Set(dataset.groups.filter((g) => g.id !== null).map((g) => g.via)).size);
-    expect(dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null).length).toBeGreaterThan(0);
-  } finally {
-    removeRunDir(runId);
-  }
+  const dataset = await phaseAgainst(server.url, 60_000);
+  expect(dataset.pollsRefused, 'the same filter holding no Id was refused too').toBe(true);
+  // Each token's list asked once, so that each one's refusal is on record.
+  expect(dataset.polls).toBe(new Set(dataset.groups.filter((g) => g.id !== null).map((g) => g.via)).size);
+  expect(dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null).length).toBeGreaterThan(0);
 });
 
 for (const lagMs of [2300, 4000]) {
@@ -122,24 +127,12 @@ for (const lagMs of [2300, 4000]) {
     // Each group shows up exactly lagMs after the server made it (no snapshot period to add its own wait).
     test.setTimeout(30_000);
     const server = await startReference({ lagMs: 0, hooks: { listGroups: listWithExtraLag(() => lagMs) } });
-    const runId = newRunId();
-    try {
-      const config = {
-        ...loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: server.url, AG_RUN_ID: runId, AG_VISIBILITY_TIMEOUT_MS: '20000' }),
-        baseURL: server.url,
-      };
-      const preflight = await new Api(config, () => {
-        throw new Error('no token');
-      }).call('ListAssetGroups', {});
-      const dataset = await buildDataset(config, loadProfile(), preflight);
-      const lags = dataset.groups.filter((g) => g.id !== null).map((g) => g.visibleAfterMs);
-      expect(lags.length).toBeGreaterThan(0);
-      // The kit's createdAt is the create's answer, after the server made the group: a lag a little under lagMs is possible.
-      // 200 ms for a round trip and timers firing late on a busy machine.
-      for (const lag of lags) expect(lag, `stated lags ${lags.join(', ')} ms`).toBeGreaterThanOrEqual(lagMs - 200);
-      for (const lag of lags) expect(lag, `stated lags ${lags.join(', ')} ms`).toBeLessThanOrEqual(lagMs + POLL_CAP_MS + 200);
-    } finally {
-      removeRunDir(runId);
-    }
+    const dataset = await phaseAgainst(server.url, 20_000);
+    const lags = dataset.groups.filter((g) => g.id !== null).map((g) => g.visibleAfterMs);
+    expect(lags.length).toBeGreaterThan(0);
+    // The kit's createdAt is the create's answer, after the server made the group: a lag a little under lagMs is possible.
+    // 200 ms for a round trip and timers firing late on a busy machine.
+    for (const lag of lags) expect(lag, `stated lags ${lags.join(', ')} ms`).toBeGreaterThanOrEqual(lagMs - 200);
+    for (const lag of lags) expect(lag, `stated lags ${lags.join(', ')} ms`).toBeLessThanOrEqual(lagMs + POLL_CAP_MS + 200);
   });
 }
