@@ -9,13 +9,15 @@
 import { buildUrl, send, SPEC_PATH, type Exchange, type SendOptions } from './exchange';
 import { markTargetGone, targetGone } from './run-dir';
 
-const health = { failures: 0, dead: '' };
-const runId = () => process.env.AG_RUN_ID ?? 'local';
+/** Per run: one process may hold the phases of several runs (each its own target), which must not decide for each other. */
+const healthOf = new Map<string, { failures: number; dead: string }>();
+const health = (runId: string) => healthOf.get(runId) ?? healthOf.set(runId, { failures: 0, dead: '' }).get(runId)!;
 
 /** Why the target is taken as gone for this run, or '' while it answers. */
-function gone(): string {
-  if (!health.dead) health.dead = targetGone(runId());
-  return health.dead;
+function gone(runId: string): string {
+  const h = health(runId);
+  if (!h.dead) h.dead = targetGone(runId);
+  return h.dead;
 }
 
 function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
@@ -34,19 +36,21 @@ function notSent(baseURL: string, options: SendOptions, why: string): Exchange {
 }
 
 /** Sends the request, or records it as not sent once the target has gone away. */
-export function sendWhileAlive(baseURL: string, options: SendOptions): Promise<Exchange> {
-  return gone() ? Promise.resolve(notSent(baseURL, options, health.dead)) : send(baseURL, options);
+export function sendWhileAlive(runId: string, baseURL: string, options: SendOptions): Promise<Exchange> {
+  const dead = gone(runId);
+  return dead ? Promise.resolve(notSent(baseURL, options, dead)) : send(baseURL, options);
 }
 
 /** Counts an answer or a failure to answer; the third failure in a row sends `probe`, a plain list, to tell. */
-export async function noteAnswer(exchange: Exchange, baseURL: string, probe: SendOptions): Promise<void> {
-  if (exchange.networkError && !gone()) {
-    if (++health.failures < 3) return;
+export async function noteAnswer(runId: string, exchange: Exchange, baseURL: string, probe: SendOptions): Promise<void> {
+  const h = health(runId);
+  if (exchange.networkError && !gone(runId)) {
+    if (++h.failures < 3) return;
     const answer = await send(baseURL, probe);
-    if (answer.response) health.failures = 0;
+    if (answer.response) h.failures = 0;
     else {
-      health.dead = `the target stopped answering (${health.failures} requests in a row, then a plain list: ${answer.networkError})`;
-      markTargetGone(runId(), health.dead);
+      h.dead = `the target stopped answering (${h.failures} requests in a row, then a plain list: ${answer.networkError})`;
+      markTargetGone(runId, h.dead);
     }
-  } else if (exchange.response) health.failures = 0;
+  } else if (exchange.response) h.failures = 0;
 }

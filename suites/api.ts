@@ -188,9 +188,9 @@ export class Api {
         : {}),
     };
     const start = performance.now();
-    const exchange = await sendWhileAlive(this.config.baseURL, sendOptions);
+    const exchange = await sendWhileAlive(this.config.runId, this.config.baseURL, sendOptions);
     this.spans.push({ start, end: performance.now() });
-    await noteAnswer(exchange, this.config.baseURL, this.probe());
+    await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.probe());
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
     this.exchanges.push(exchange);

@@ -177,7 +177,7 @@ export async function phaseFinished(runId: string, patienceMs: number): Promise<
   if (error) throw new Error(`the create-and-wait phase failed: ${error}`);
 }
 
-export function loadDataset(runId = process.env.AG_RUN_ID ?? 'local'): Dataset {
+export function loadDataset(runId: string): Dataset {
   return JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset;
 }
 

@@ -220,8 +220,8 @@ const withClient = configured.extend<{ api: Api }>({
 
 /** The run's own groups, from the create-and-wait phase. */
 const withDataset = withClient.extend<{ dataset: Dataset }>({
-  dataset: async ({ api, profile }, use, testInfo) => {
-    const dataset = loadDataset();
+  dataset: async ({ kit, api, profile }, use, testInfo) => {
+    const dataset = loadDataset(kit.config.runId);
     // The run's groups could not all be created because the target rate-limited the kit: what
     // needs them is not assessable, which is not the same as failing.
     const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
@@ -250,7 +250,7 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
         if (owner !== own) {
           // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
           const filter = FILTER_OF_OWNER.get(owner!);
-          const mismatch = filter && filterMismatch(loadDataset(), filter);
+          const mismatch = filter && filterMismatch(loadDataset(kit.config.runId), filter);
           if (mismatch) mismatched(testInfo, mismatch);
           recordFinding(testInfo, { requirement: owner!, failure, exchange });
           blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);

@@ -133,7 +133,7 @@ interface JsonSuite {
     file: string;
     line: number;
     column: number;
-    tests: { status: string; annotations: { type: string; description?: string }[]; results: JsonResult[] }[];
+    tests: { status: string; projectName?: string; annotations: { type: string; description?: string }[]; results: JsonResult[] }[];
   }[];
   suites?: JsonSuite[];
 }
@@ -153,6 +153,8 @@ export interface ReportedTest {
   line: number;
   column: number;
   status: string;
+  /** The project the test ran in (tests/matrix.config.ts names one per server). */
+  projectName: string | undefined;
   annotations: { type: string; description?: string }[];
   result: JsonResult | undefined;
 }
@@ -168,6 +170,7 @@ export function testsOfReport(report: JsonReport): ReportedTest[] {
           line: spec.line,
           column: spec.column,
           status: t.status,
+          projectName: t.projectName,
           annotations: t.annotations,
           result: t.results[t.results.length - 1],
         });

@@ -211,9 +211,9 @@ test("fail-fast is one decision for the whole run: a worker that finds the targe
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
     const options = { action: 'ListAssetGroups', version: '2024-01-01', body: '{}', authorization: null, authorizationShown: '', timeoutMs: 1000 };
-    for (let i = 0; i < 3; i++) await noteAnswer(await send(url, options), url, options);
+    for (let i = 0; i < 3; i++) await noteAnswer(runId, await send(url, options), url, options);
     // Another process of the same run (another worker) sends nothing.
-    const script = `const { sendWhileAlive } = require(${JSON.stringify(path.join(ROOT, 'client', 'liveness.ts'))}); sendWhileAlive(${JSON.stringify(url)}, ${JSON.stringify(options)}).then((ex) => console.log(ex.networkError));`;
+    const script = `const { sendWhileAlive } = require(${JSON.stringify(path.join(ROOT, 'client', 'liveness.ts'))}); sendWhileAlive(${JSON.stringify(runId)}, ${JSON.stringify(url)}, ${JSON.stringify(options)}).then((ex) => console.log(ex.networkError));`;
     const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '-e', script], {
       env: { ...cleanEnv(), AG_RUN_ID: runId },
       encoding: 'utf8',

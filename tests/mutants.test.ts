@@ -16,7 +16,7 @@ import { CHECKS_BY_FAMILY } from '../suites/checks';
 import { MUTANTS } from '../reference/mutants';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, runSuites, sorted, type SuiteRun } from './suite-run';
+import { expectComplete, runSuites, runSuitesBatch, sorted, type SuiteRun } from './suite-run';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
@@ -72,6 +72,9 @@ const exportOf = (checkName: string) => exportedChecks.find((name) => checkName 
 
 const killedChecks = new Set(Object.values(expected.mutants).flatMap((entry) => entry.checks));
 
+/** Mutants per Playwright run: enough to spread one runner's start over many, few enough that the batches share two workers evenly. */
+const BATCH = 8;
+
 test.describe('mutants', () => {
   test.setTimeout(180_000);
 
@@ -94,40 +97,56 @@ test.describe('mutants', () => {
 
   // Heaviest first (every failing test costs the child a worker restart), so the slow ones do not form the tail.
   const heaviestFirst = [...MUTANTS].sort((a, b) => (expected.mutants[b.name]?.fails.length ?? 0) - (expected.mutants[a.name]?.fails.length ?? 0));
-  for (const mutant of heaviestFirst) {
-    test(`mutant ${mutant.name} (breaks ${mutant.breaks}) fails exactly its expected requirements`, async () => {
-      const startedAt = Date.now();
-      const run = await runSuites(mutant.name, mutant.hooks, {}, { kitProfile: mutant.kitProfile });
-      record(mutant.name, run);
-      noteRun(mutant.name, run, startedAt);
-      expectComplete(run);
-      const want = expected.mutants[mutant.name];
-      expect(
-        want,
-        `mutant ${mutant.name} has no entry in reference/mutants.expected.yaml; it fails [${run.fails.join(', ')}] with checks [${run.checks.join(', ')}]`,
-      ).toBeDefined();
-      const unexpected = run.fails.filter((id) => !want.fails.includes(id));
-      const survived = want.fails.filter((id) => !run.fails.includes(id));
-      const why = run.tests
-        .filter((t) => t.status === 'unexpected' && unexpected.includes(t.requirement ?? ''))
-        .map((t) => `\n  ${t.requirement}: ${t.error}`)
-        .join('');
-      expect(
-        { unexpectedlyFailed: unexpected, notKilled: survived },
-        `mutant ${mutant.name}: unexpectedly failed [${unexpected.join(', ')}], not killed [${survived.join(', ')}]${why}`,
-      ).toEqual({ unexpectedlyFailed: [], notKilled: [] });
-      // The verdict follows: a failed MUST makes the run non-conformant; a failed SHOULD or MAY alone leaves it conformant, with a warning.
-      const mustFails = want.fails.some((id) => catalogue.requirements.find((r) => r.id === id)?.level === 'MUST');
-      expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe(mustFails ? 'non-conformant' : 'conformant');
-      const extraChecks = run.checks.filter((c) => !want.checks.includes(c));
-      const missingChecks = want.checks.filter((c) => !run.checks.includes(c));
-      expect(
-        { unexpectedFailingChecks: extraChecks, expectedButNotFailing: missingChecks },
-        `mutant ${mutant.name}: failing checks differ: unexpected [${extraChecks.join(', ')}], expected but not seen [${missingChecks.join(', ')}]`,
-      ).toEqual({ unexpectedFailingChecks: [], expectedButNotFailing: [] });
+  // Those the kit judges with its own profile share Playwright runs, BATCH at a time (runSuitesBatch): one
+  // runner for all, each still its own server, run id, workers and conformance.json. The others run alone.
+  const batched = heaviestFirst.filter((m) => !m.kitProfile);
+  for (let i = 0; i < batched.length; i += BATCH) {
+    const batch = batched.slice(i, i + BATCH);
+    test.describe(() => {
+      // One worker, in order: the first test runs the batch, the others read their runs from it.
+      test.describe.configure({ mode: 'default' });
+      let runs: Promise<Map<string, SuiteRun>> | undefined;
+      const runOf = (name: string) => (runs ??= runSuitesBatch(batch.map((m) => ({ label: m.name, hooks: m.hooks })))).then((all) => all.get(name)!);
+      for (const mutant of batch) mutantTest(mutant, () => runOf(mutant.name));
     });
   }
+  for (const mutant of heaviestFirst.filter((m) => m.kitProfile))
+    mutantTest(mutant, () => runSuites(mutant.name, mutant.hooks, {}, { kitProfile: mutant.kitProfile }));
 });
+
+function mutantTest(mutant: (typeof MUTANTS)[number], runOf: () => Promise<SuiteRun>): void {
+  test(`mutant ${mutant.name} (breaks ${mutant.breaks}) fails exactly its expected requirements`, async () => {
+    const startedAt = Date.now();
+    const run = await runOf();
+    record(mutant.name, run);
+    noteRun(mutant.name, run, startedAt);
+    expectComplete(run);
+    const want = expected.mutants[mutant.name];
+    expect(
+      want,
+      `mutant ${mutant.name} has no entry in reference/mutants.expected.yaml; it fails [${run.fails.join(', ')}] with checks [${run.checks.join(', ')}]`,
+    ).toBeDefined();
+    const unexpected = run.fails.filter((id) => !want.fails.includes(id));
+    const survived = want.fails.filter((id) => !run.fails.includes(id));
+    const why = run.tests
+      .filter((t) => t.status === 'unexpected' && unexpected.includes(t.requirement ?? ''))
+      .map((t) => `\n  ${t.requirement}: ${t.error}`)
+      .join('');
+    expect(
+      { unexpectedlyFailed: unexpected, notKilled: survived },
+      `mutant ${mutant.name}: unexpectedly failed [${unexpected.join(', ')}], not killed [${survived.join(', ')}]${why}`,
+    ).toEqual({ unexpectedlyFailed: [], notKilled: [] });
+    // The verdict follows: a failed MUST makes the run non-conformant; a failed SHOULD or MAY alone leaves it conformant, with a warning.
+    const mustFails = want.fails.some((id) => catalogue.requirements.find((r) => r.id === id)?.level === 'MUST');
+    expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe(mustFails ? 'non-conformant' : 'conformant');
+    const extraChecks = run.checks.filter((c) => !want.checks.includes(c));
+    const missingChecks = want.checks.filter((c) => !run.checks.includes(c));
+    expect(
+      { unexpectedFailingChecks: extraChecks, expectedButNotFailing: missingChecks },
+      `mutant ${mutant.name}: failing checks differ: unexpected [${extraChecks.join(', ')}], expected but not seen [${missingChecks.join(', ')}]`,
+    ).toEqual({ unexpectedFailingChecks: [], expectedButNotFailing: [] });
+  });
+}
 
 // ---------------------------------------------------------------- guards over the data
 

@@ -11,46 +11,24 @@ import { test, expect } from '@playwright/test';
 import { ONE_ID_FILTER, PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/variants';
 import { profileFromOverride } from '../schemas/profile';
-import { expectComplete, mustFindings, runSuites } from './suite-run';
+import { expectComplete, mustFindings, runSuites, runSuitesBatch, type SuiteRun } from './suite-run';
+
+/** Servers run without their profile per Playwright run (runSuitesBatch); each run with its own profile runs alone. */
+const BATCH = 8;
 
 test.describe('profile variants without their profile', () => {
   test.setTimeout(180_000);
-  for (const variant of PROFILE_VARIANTS) {
-    const outcome = variant.admittedWithoutProfile ? 'and is conformant (the reference profile admits it)' : 'and the mismatch is named';
-    test(`${variant.name} (${variant.description}) is not failed, ${outcome}`, async () => {
-      const run = await runSuites(`p-${variant.name}`, variant.hooks ?? {}, { profile: profileFromOverride(variant.profile, variant.name) });
-      expectComplete(run);
-      const mismatches = run.tests.filter((t) => t.profileMismatch).map((t) => `${t.requirement}: ${t.profileMismatch}`);
-      test.info().annotations.push({ type: 'mismatches', description: mismatches.join('\n') });
-      expect(
-        mustFindings(run),
-        `${variant.name} made a choice the spec leaves open; without its profile the kit may not assess it, but must not fail it`,
-      ).toEqual({ failed: [], attributed: [] });
-      if (variant.admittedWithoutProfile) {
-        // The reference profile admits this choice: nothing to name, and nothing left unassessed.
-        expect(mismatches, `${variant.name}: ${variant.admittedWithoutProfile}`).toEqual([]);
-        expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
-        return;
-      }
-      expect(mismatches.length, 'the run names the profile mismatch').toBeGreaterThan(0);
-      if (variant.advises) expect(mismatches.join('\n')).toContain(variant.advises);
-      expect(run.verdict, 'the verdict of conformance.json').toBe('incomplete');
-      expect(run.firstReason).toMatch(/seems to follow another profile[\s\S]*AG_PROFILE[\s\S]*agc profile discover/);
-    });
-    test(`${variant.name} with its own profile (AG_PROFILE) is rated conformant, with no warning`, async () => {
-      const run = await runSuites(
-        `o-${variant.name}`,
-        variant.hooks ?? {},
-        { profile: profileFromOverride(variant.profile, variant.name) },
-        { kitProfile: variant.profile },
-      );
-      expectComplete(run);
-      const failed = run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`);
-      const notJudged = run.tests
-        .filter((t) => t.profileMismatch || t.blockedBy.length)
-        .map((t) => `${t.requirement}: ${t.profileMismatch ?? t.blockedBy.join(', ')}`);
-      expect({ failed, notJudged }, `${variant.name} judged by its own profile`).toEqual({ failed: [], notJudged: [] });
-      expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+  for (let i = 0; i < PROFILE_VARIANTS.length; i += BATCH) {
+    const batch = PROFILE_VARIANTS.slice(i, i + BATCH);
+    test.describe(() => {
+      // One worker, in order: the first test runs the batch, the others read their runs from it.
+      test.describe.configure({ mode: 'default' });
+      let runs: Promise<Map<string, SuiteRun>> | undefined;
+      const withoutProfile = (name: string) =>
+        (runs ??= runSuitesBatch(
+          batch.map((v) => ({ label: `p-${v.name}`, hooks: v.hooks ?? {}, server: { profile: profileFromOverride(v.profile, v.name) } })),
+        )).then((all) => all.get(`p-${name}`)!);
+      for (const variant of batch) profileVariantTests(variant, withoutProfile);
     });
   }
 
@@ -88,3 +66,43 @@ test.describe('profile variants without their profile', () => {
     expect(run.verdict).toBe('incomplete');
   });
 });
+
+/** The two tests of one profile variant: without its profile (from its batch's run), and with it (a run of its own). */
+function profileVariantTests(variant: (typeof PROFILE_VARIANTS)[number], withoutProfile: (name: string) => Promise<SuiteRun>): void {
+  const outcome = variant.admittedWithoutProfile ? 'and is conformant (the reference profile admits it)' : 'and the mismatch is named';
+  test(`${variant.name} (${variant.description}) is not failed, ${outcome}`, async () => {
+    const run = await withoutProfile(variant.name);
+    expectComplete(run);
+    const mismatches = run.tests.filter((t) => t.profileMismatch).map((t) => `${t.requirement}: ${t.profileMismatch}`);
+    test.info().annotations.push({ type: 'mismatches', description: mismatches.join('\n') });
+    expect(
+      mustFindings(run),
+      `${variant.name} made a choice the spec leaves open; without its profile the kit may not assess it, but must not fail it`,
+    ).toEqual({ failed: [], attributed: [] });
+    if (variant.admittedWithoutProfile) {
+      // The reference profile admits this choice: nothing to name, and nothing left unassessed.
+      expect(mismatches, `${variant.name}: ${variant.admittedWithoutProfile}`).toEqual([]);
+      expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+      return;
+    }
+    expect(mismatches.length, 'the run names the profile mismatch').toBeGreaterThan(0);
+    if (variant.advises) expect(mismatches.join('\n')).toContain(variant.advises);
+    expect(run.verdict, 'the verdict of conformance.json').toBe('incomplete');
+    expect(run.firstReason).toMatch(/seems to follow another profile[\s\S]*AG_PROFILE[\s\S]*agc profile discover/);
+  });
+  test(`${variant.name} with its own profile (AG_PROFILE) is rated conformant, with no warning`, async () => {
+    const run = await runSuites(
+      `o-${variant.name}`,
+      variant.hooks ?? {},
+      { profile: profileFromOverride(variant.profile, variant.name) },
+      { kitProfile: variant.profile },
+    );
+    expectComplete(run);
+    const failed = run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`);
+    const notJudged = run.tests
+      .filter((t) => t.profileMismatch || t.blockedBy.length)
+      .map((t) => `${t.requirement}: ${t.profileMismatch ?? t.blockedBy.join(', ')}`);
+    expect({ failed, notJudged }, `${variant.name} judged by its own profile`).toEqual({ failed: [], notJudged: [] });
+    expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+  });
+}

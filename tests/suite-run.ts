@@ -18,7 +18,8 @@ import { datasetFile } from '../suites/dataset';
 import { referenceTokens, TOKEN_ROLES } from '../reference/config';
 import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../reference/server';
 import { loadCatalogue } from '../schemas/requirements';
-import { cleanEnv, recordedOf, ROOT, testsOfReport, type JsonReport } from './harness';
+import { cleanEnv, recordedOf, ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
+import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
@@ -104,8 +105,8 @@ function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
   });
 }
 
-function outcomes(report: JsonReport): TestOutcome[] {
-  return testsOfReport(report).map((t) => {
+function outcomes(tests: ReportedTest[]): TestOutcome[] {
+  return tests.map((t) => {
     const recorded = recordedOf(t);
     return {
       title: t.title,
@@ -141,8 +142,7 @@ export async function runSuites(
   const started = performance.now();
   const target = await startReferenceServer({ hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...server });
   const work = mkdtempSync(path.join(os.tmpdir(), `agc-run-${label}-`));
-  // As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit.
-  const runId = `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const runId = newRunId();
   let front: Awaited<ReturnType<Front>> | undefined;
   try {
     front = options.front ? await options.front(target.url) : undefined;
@@ -154,32 +154,7 @@ export async function runSuites(
       writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
     }
     const { code, stderr } = await runNode(args, env);
-    const reportFile = path.join(work, 'report.json');
-    if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
-    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
-    const tests = outcomes(report);
-    const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
-    const findings = tests.flatMap((t) => t.findings);
-    const conformance = path.join(work, 'report', 'conformance.json');
-    const summary = existsSync(conformance) ? (JSON.parse(readFileSync(conformance, 'utf8')) as { verdict?: string; firstReason?: string | null }) : undefined;
-    return {
-      verdict: summary?.verdict,
-      firstReason: summary?.firstReason,
-      tests,
-      fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
-      checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),
-      mustNotJudged: sorted(
-        tests.filter((t) => (t.blockedBy.length || t.profileMismatch) && levelOf.get(t.requirement ?? '') === 'MUST').map((t) => t.requirement!),
-      ),
-      errors: (report.errors ?? []).map((e) => e.message ?? String(e)),
-      exitCode: code,
-      stderr,
-      durationMs: performance.now() - started,
-      unprefixedGroups: target
-        .groups()
-        .filter((g) => !g.Name.startsWith(`agc-${runId}-`) && !g.Title.startsWith(`agc-${runId}-`))
-        .map((g) => JSON.stringify(g)),
-    };
+    return readRun(readReport(work, code, stderr), path.join(work, 'report'), target, runId, { exitCode: code, stderr, started });
   } finally {
     try {
       await front?.close();
@@ -188,6 +163,94 @@ export async function runSuites(
     }
     rmSync(work, { recursive: true, force: true });
     rmSync(path.dirname(datasetFile(runId)), { recursive: true, force: true });
+  }
+}
+
+/** The child's Playwright JSON report; none is the child's crash, said with the end of its stderr. */
+function readReport(work: string, code: number | null, stderr: string): JsonReport {
+  const reportFile = path.join(work, 'report.json');
+  if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
+  return JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
+}
+
+/** One server's run, from its tests of the JSON report and the conformance.json of its report folder. */
+function readRun(
+  report: JsonReport,
+  reportDir: string,
+  target: { groups(): { Name: string; Title: string }[] },
+  runId: string,
+  child: { exitCode: number | null; stderr: string; started: number; project?: string },
+): SuiteRun {
+  const tests = outcomes(testsOfReport(report).filter((t) => child.project === undefined || t.projectName === child.project));
+  const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
+  const findings = tests.flatMap((t) => t.findings);
+  const conformance = path.join(reportDir, 'conformance.json');
+  const summary = existsSync(conformance) ? (JSON.parse(readFileSync(conformance, 'utf8')) as { verdict?: string; firstReason?: string | null }) : undefined;
+  return {
+    verdict: summary?.verdict,
+    firstReason: summary?.firstReason,
+    tests,
+    fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
+    checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),
+    mustNotJudged: sorted(
+      tests.filter((t) => (t.blockedBy.length || t.profileMismatch) && levelOf.get(t.requirement ?? '') === 'MUST').map((t) => t.requirement!),
+    ),
+    errors: (report.errors ?? []).map((e) => e.message ?? String(e)),
+    exitCode: child.exitCode,
+    stderr: child.stderr,
+    durationMs: performance.now() - child.started,
+    unprefixedGroups: target
+      .groups()
+      .filter((g) => !g.Name.startsWith(`agc-${runId}-`) && !g.Title.startsWith(`agc-${runId}-`))
+      .map((g) => JSON.stringify(g)),
+  };
+}
+
+/** As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit. */
+const newRunId = () => `m${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+
+export interface BatchEntry {
+  label: string;
+  hooks: Partial<ReferenceHooks>;
+  /** The server's own profile, as runSuites takes it; the kit's is the reference one for every entry. */
+  server?: Pick<ReferenceOptions, 'profile'>;
+}
+
+/**
+ * runSuites for several servers at once: each started as runSuites starts one, the suites run against
+ * all of them in one Playwright run of tests/matrix.config.ts (a project per server, each with its own
+ * run id, groups, workers and conformance.json), and each server's run read as runSuites reads one.
+ * The kit's profile is the reference one for all. A run that reports an error of its own (a global
+ * setup that failed for one server, say) is no verdict on the others: then each runs alone, as runSuites.
+ */
+export async function runSuitesBatch(entries: BatchEntry[]): Promise<Map<string, SuiteRun>> {
+  const started = performance.now();
+  const work = mkdtempSync(path.join(os.tmpdir(), 'agc-batch-'));
+  const targets: { entry: BatchEntry; server: Awaited<ReturnType<typeof startReferenceServer>>; runId: string; reportDir: string }[] = [];
+  try {
+    for (const entry of entries) {
+      const server = await startReferenceServer({ hooks: entry.hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...entry.server });
+      targets.push({ entry, server, runId: newRunId(), reportDir: path.join(work, entry.label, 'report') });
+    }
+    const env = childEnv(targets[0].server.url, targets[0].runId, work);
+    env[MATRIX_VARIABLE] = JSON.stringify(
+      targets.map((t): MatrixTarget => ({ name: t.entry.label, baseURL: t.server.url, runId: t.runId, reportDir: t.reportDir })),
+    );
+    const args = [CLI, 'test', '--config', path.join(ROOT, 'tests', 'matrix.config.ts'), `--workers=${RUN.workers}`];
+    const { code, stderr } = await runNode(args, env);
+    const report = readReport(work, code, stderr);
+    if (report.errors?.length) {
+      const alone = new Map<string, SuiteRun>();
+      for (const entry of entries) alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server));
+      return alone;
+    }
+    return new Map(
+      targets.map((t) => [t.entry.label, readRun(report, t.reportDir, t.server, t.runId, { exitCode: code, stderr, started, project: t.entry.label })]),
+    );
+  } finally {
+    for (const t of targets) await t.server.close();
+    rmSync(work, { recursive: true, force: true });
+    for (const t of targets) rmSync(path.dirname(datasetFile(t.runId)), { recursive: true, force: true });
   }
 }
 
