@@ -16,7 +16,7 @@ import { CHECKS_BY_FAMILY } from '../suites/checks';
 import { MUTANTS } from '../reference/mutants';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, runSuites, runSuitesBatch, sorted, type SuiteRun } from './suite-run';
+import { expectComplete, inBatches, runSuites, sorted, type SuiteRun } from './suite-run';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
@@ -72,9 +72,6 @@ const exportOf = (checkName: string) => exportedChecks.find((name) => checkName 
 
 const killedChecks = new Set(Object.values(expected.mutants).flatMap((entry) => entry.checks));
 
-/** Mutants per Playwright run: enough to spread one runner's start over many, few enough that the batches share two workers evenly. */
-const BATCH = 8;
-
 test.describe('mutants', () => {
   test.setTimeout(180_000);
 
@@ -97,19 +94,13 @@ test.describe('mutants', () => {
 
   // Heaviest first (every failing test costs the child a worker restart), so the slow ones do not form the tail.
   const heaviestFirst = [...MUTANTS].sort((a, b) => (expected.mutants[b.name]?.fails.length ?? 0) - (expected.mutants[a.name]?.fails.length ?? 0));
-  // Those the kit judges with its own profile share Playwright runs, BATCH at a time (runSuitesBatch): one
-  // runner for all, each still its own server, run id, workers and conformance.json. The others run alone.
-  const batched = heaviestFirst.filter((m) => !m.kitProfile);
-  for (let i = 0; i < batched.length; i += BATCH) {
-    const batch = batched.slice(i, i + BATCH);
-    test.describe(() => {
-      // One worker, in order: the first test runs the batch, the others read their runs from it.
-      test.describe.configure({ mode: 'default' });
-      let runs: Promise<Map<string, SuiteRun>> | undefined;
-      const runOf = (name: string) => (runs ??= runSuitesBatch(batch.map((m) => ({ label: m.name, hooks: m.hooks })))).then((all) => all.get(name)!);
-      for (const mutant of batch) mutantTest(mutant, () => runOf(mutant.name));
-    });
-  }
+  // Those the kit judges with its own profile share Playwright runs (inBatches): one runner for several,
+  // each still its own server, run id, workers and conformance.json. The others run alone.
+  inBatches(
+    heaviestFirst.filter((m) => !m.kitProfile),
+    (m) => ({ label: m.name, hooks: m.hooks }),
+    mutantTest,
+  );
   for (const mutant of heaviestFirst.filter((m) => m.kitProfile))
     mutantTest(mutant, () => runSuites(mutant.name, mutant.hooks, {}, { kitProfile: mutant.kitProfile }));
 });

@@ -11,26 +11,16 @@ import { test, expect } from '@playwright/test';
 import { ONE_ID_FILTER, PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/variants';
 import { profileFromOverride } from '../schemas/profile';
-import { expectComplete, mustFindings, runSuites, runSuitesBatch, type SuiteRun } from './suite-run';
-
-/** Servers run without their profile per Playwright run (runSuitesBatch); each run with its own profile runs alone. */
-const BATCH = 8;
+import { expectComplete, inBatches, mustFindings, runSuites, type SuiteRun } from './suite-run';
 
 test.describe('profile variants without their profile', () => {
   test.setTimeout(180_000);
-  for (let i = 0; i < PROFILE_VARIANTS.length; i += BATCH) {
-    const batch = PROFILE_VARIANTS.slice(i, i + BATCH);
-    test.describe(() => {
-      // One worker, in order: the first test runs the batch, the others read their runs from it.
-      test.describe.configure({ mode: 'default' });
-      let runs: Promise<Map<string, SuiteRun>> | undefined;
-      const withoutProfile = (name: string) =>
-        (runs ??= runSuitesBatch(
-          batch.map((v) => ({ label: `p-${v.name}`, hooks: v.hooks ?? {}, server: { profile: profileFromOverride(v.profile, v.name) } })),
-        )).then((all) => all.get(`p-${name}`)!);
-      for (const variant of batch) profileVariantTests(variant, withoutProfile);
-    });
-  }
+  // The runs without their profile share Playwright runs (inBatches); each run with its own profile runs alone.
+  inBatches(
+    PROFILE_VARIANTS,
+    (v) => ({ label: `p-${v.name}`, hooks: v.hooks ?? {}, server: { profile: profileFromOverride(v.profile, v.name) } }),
+    profileVariantTests,
+  );
 
   test('groupIdList whose channel groups reach the unbound token later is still not failed, and the Id filter mismatch is named', async () => {
     // Seen in CI: when every group the primary poll asks for shows up in one round and the token has no
@@ -68,10 +58,10 @@ test.describe('profile variants without their profile', () => {
 });
 
 /** The two tests of one profile variant: without its profile (from its batch's run), and with it (a run of its own). */
-function profileVariantTests(variant: (typeof PROFILE_VARIANTS)[number], withoutProfile: (name: string) => Promise<SuiteRun>): void {
+function profileVariantTests(variant: (typeof PROFILE_VARIANTS)[number], withoutProfile: () => Promise<SuiteRun>): void {
   const outcome = variant.admittedWithoutProfile ? 'and is conformant (the reference profile admits it)' : 'and the mismatch is named';
   test(`${variant.name} (${variant.description}) is not failed, ${outcome}`, async () => {
-    const run = await withoutProfile(variant.name);
+    const run = await withoutProfile();
     expectComplete(run);
     const mismatches = run.tests.filter((t) => t.profileMismatch).map((t) => `${t.requirement}: ${t.profileMismatch}`);
     test.info().annotations.push({ type: 'mismatches', description: mismatches.join('\n') });

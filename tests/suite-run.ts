@@ -254,6 +254,28 @@ export async function runSuitesBatch(entries: BatchEntry[]): Promise<Map<string,
   }
 }
 
+/** Servers per Playwright run in the matrices: enough to spread one runner's start over many, few enough that the batches share two workers evenly. */
+const BATCH = 8;
+
+/**
+ * Declares one test per item, the items' servers run BATCH at a time (runSuitesBatch). Each batch is a
+ * group that runs in one worker, in order: its first test runs the batch, the others read their runs
+ * from it (a worker that restarts after a failed test runs the batch again for the rest).
+ */
+export function inBatches<T>(items: readonly T[], entryOf: (item: T) => BatchEntry, declare: (item: T, runOf: () => Promise<SuiteRun>) => void): void {
+  for (let i = 0; i < items.length; i += BATCH) {
+    const batch = items.slice(i, i + BATCH);
+    test.describe(() => {
+      test.describe.configure({ mode: 'default' });
+      let runs: Promise<Map<string, SuiteRun>> | undefined;
+      for (const item of batch) {
+        const { label } = entryOf(item);
+        declare(item, () => (runs ??= runSuitesBatch(batch.map(entryOf))).then((all) => all.get(label)!));
+      }
+    });
+  }
+}
+
 /** Every assessed requirement must have run: a run that lost tests would fail nothing and pass. */
 export function expectComplete(run: SuiteRun): void {
   expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);

@@ -11,32 +11,24 @@ import { test, expect } from '@playwright/test';
 import { VARIANTS, VARIANTS_TABLE_PATH, renderVariantsTable } from '../reference/variants';
 import { MUTANTS } from '../reference/mutants';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { expectLegitimate, runSuitesBatch, type SuiteRun } from './suite-run';
+import { expectLegitimate, inBatches } from './suite-run';
 import { ROOT } from './harness';
 
 const SPEC = readFileSync(path.join(ROOT, 'spec', 'asset-group-interface.md'), 'utf8');
 
-/** Variants per Playwright run (runSuitesBatch): one runner for all, each still its own server, run id, workers and conformance.json. */
-const BATCH = 8;
-
 test.describe('variants', () => {
   test.setTimeout(180_000);
-  for (let i = 0; i < VARIANTS.length; i += BATCH) {
-    const batch = VARIANTS.slice(i, i + BATCH);
-    test.describe(() => {
-      // One worker, in order: the first test runs the batch, the others read their runs from it.
-      test.describe.configure({ mode: 'default' });
-      let runs: Promise<Map<string, SuiteRun>> | undefined;
-      for (const variant of batch) {
-        test(`variant ${variant.name} (${variant.description}) is rated conformant`, async () => {
-          runs ??= runSuitesBatch(batch.map((v) => ({ label: `v-${v.name}`, hooks: v.hooks })));
-          const run = (await runs).get(`v-${variant.name}`)!;
-          // A failed SHOULD is a warning and leaves the verdict conformant (lenientVersion, lenientAuthHeader warn).
-          expectLegitimate(run, `variant ${variant.name} is a legitimate server; the kit must not fail it`);
-        });
-      }
-    });
-  }
+  // Several servers per Playwright run (inBatches), each still its own server, run id, workers and conformance.json.
+  inBatches(
+    VARIANTS,
+    (v) => ({ label: `v-${v.name}`, hooks: v.hooks }),
+    (variant, runOf) =>
+      test(`variant ${variant.name} (${variant.description}) is rated conformant`, async () => {
+        const run = await runOf();
+        // A failed SHOULD is a warning and leaves the verdict conformant (lenientVersion, lenientAuthHeader warn).
+        expectLegitimate(run, `variant ${variant.name} is a legitimate server; the kit must not fail it`);
+      }),
+  );
 });
 
 test.describe('variant guards', () => {
