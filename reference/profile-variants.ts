@@ -52,6 +52,15 @@ const TIMESTAMP_FIELD = 'CreateTime | string, ISO 8601 UTC timestamp <timestamp>
 const ERROR_KINDS = errorKindNames();
 
 /** ProfileListRequest with these names and bounds; the reference values where not given. */
+/** The profile of a server whose Id filter, a list of strings, has another name in the Filter object. */
+function idFilterNamed(name: string, field: string): ProfileVariant['profile'] {
+  return {
+    name,
+    list: { filters: { groupIds: field } },
+    $defs: { ProfileListRequest: listRequest({ ids: field, description: `Variant ${name}: the Id filter is Filter.${field}.` }) },
+  };
+}
+
 function listRequest(o: {
   ids?: string;
   name?: string;
@@ -177,22 +186,14 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     description:
       "The Id filter named Ids, and any list field the server does not know refused with 400: Jackson's default FAIL_ON_UNKNOWN_PROPERTIES binding the body into a class, as a Jetty + Jackson server built blind from the spec did.",
     allows: NAMES_NOT_SHOWN,
-    profile: {
-      name: 'jacksonStrictIds',
-      list: { filters: { groupIds: 'Ids' } },
-      $defs: { ProfileListRequest: listRequest({ ids: 'Ids', description: 'Variant jacksonStrictIds: the Id filter is Filter.Ids.' }) },
-    },
+    profile: idFilterNamed('jacksonStrictIds', 'Ids'),
     hooks: { validateList: refuseUnknownListFields },
   },
   {
     name: 'groupIdList',
     description: 'The logical-ID filter named GroupIdList instead of GroupIds.',
     allows: NAMES_NOT_SHOWN,
-    profile: {
-      name: 'groupIdList',
-      list: { filters: { groupIds: 'GroupIdList' } },
-      $defs: { ProfileListRequest: listRequest({ ids: 'GroupIdList', description: 'Variant groupIdList: the Id filter is Filter.GroupIdList.' }) },
-    },
+    profile: idFilterNamed('groupIdList', 'GroupIdList'),
   },
   {
     name: 'topLevelFilters',

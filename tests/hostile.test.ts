@@ -17,7 +17,7 @@ import HtmlReporter from '../reporters/html';
 import JsonReporter from '../reporters/json';
 import JunitReporter from '../reporters/junit';
 import { send } from '../client/exchange';
-import { noteAnswer } from '../client/liveness';
+import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { ensureRunDir, removeRunDir, runDirOf } from '../client/run-dir';
 import {
   workDirs,
@@ -199,10 +199,8 @@ test('a timeout the kit enforced is reported as a timeout with its limit, not as
   }
 });
 
-test("fail-fast is one decision for the whole run: a worker that finds the target gone stops every other worker's requests", async () => {
+test("fail-fast is one decision for the whole run: a worker that finds the target gone stops every other worker's requests, and no other run's", async () => {
   const runId = `ff${Date.now().toString(36)}`;
-  const previous = process.env.AG_RUN_ID;
-  process.env.AG_RUN_ID = runId;
   ensureRunDir(runId);
   try {
     // A port nothing listens on: three failures, then the probe fails too.
@@ -215,13 +213,19 @@ test("fail-fast is one decision for the whole run: a worker that finds the targe
     // Another process of the same run (another worker) sends nothing.
     const script = `const { sendWhileAlive } = require(${JSON.stringify(path.join(ROOT, 'client', 'liveness.ts'))}); sendWhileAlive(${JSON.stringify(runId)}, ${JSON.stringify(url)}, ${JSON.stringify(options)}).then((ex) => console.log(ex.networkError));`;
     const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '-e', script], {
-      env: { ...cleanEnv(), AG_RUN_ID: runId },
+      env: cleanEnv(),
       encoding: 'utf8',
     });
     expect(out).toMatch(/not sent: the target stopped answering/);
+    // Another run in this same process (the self-test's batches hold several in one runner) still sends: the decision is per run.
+    const other = `${runId}x`;
+    ensureRunDir(other);
+    try {
+      expect((await sendWhileAlive(other, url, options)).networkError).not.toMatch(/^not sent/);
+    } finally {
+      removeRunDir(other);
+    }
   } finally {
     removeRunDir(runId);
-    if (previous === undefined) delete process.env.AG_RUN_ID;
-    else process.env.AG_RUN_ID = previous;
   }
 });
