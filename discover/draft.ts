@@ -32,6 +32,7 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
         groupIds: v('list.filters.groupIds'),
         name: v('list.filters.name'),
       },
+      idFilterTakes: v('list.idFilterTakes'),
       nameMatch: v('list.nameMatch'),
       pageNumber: {
         field: v('list.pageNumber.field'),
@@ -72,7 +73,7 @@ export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Rec
   const filterProperties = {
     [list.filters.assetSpaceId]: { type: 'string' },
     [list.filters.groupType]: { type: 'string' },
-    [list.filters.groupIds]: { type: 'array', items: { type: 'string' } },
+    [list.filters.groupIds]: list.idFilterTakes === 'one' ? { type: 'string' } : { type: 'array', items: { type: 'string' } },
     [list.filters.name]: { type: 'string' },
   };
   const listRequest = {
@@ -189,6 +190,7 @@ export function renderDraft(
   leaf('  ', 'filterField', 'list.filterField', s.list.filterField);
   lines.push('  filters:');
   for (const key of ['assetSpaceId', 'groupType', 'groupIds', 'name'] as const) leaf('    ', key, `list.filters.${key}`, s.list.filters[key]);
+  leaf('  ', 'idFilterTakes', 'list.idFilterTakes', s.list.idFilterTakes);
   leaf('  ', 'nameMatch', 'list.nameMatch', s.list.nameMatch);
   for (const paging of ['pageNumber', 'pageSize'] as const) {
     lines.push(`  ${paging}:`);

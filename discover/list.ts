@@ -47,6 +47,7 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
           if (confirmed) {
             session.decide('list.filterField', wrapper, seen, confirmed.evidence);
             session.decide('list.filters.groupIds', ids, seen, confirmed.evidence);
+            session.decide('list.idFilterTakes', 'many', seen, confirmed.evidence);
             return confirmed.scope;
           }
           eliminated.push(`${wrapper}.${ids} (not confirmed over all ${all.length} of the run's groups)`);
@@ -63,6 +64,7 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
           session.notes.push(why);
           session.keep('list.filterField', why);
           session.keep('list.filters.groupIds', why);
+          session.keep('list.idFilterTakes', why);
           return undefined;
         }
         waits++;
@@ -74,12 +76,12 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
   }
   const one = await oneIdFilter(session, last.id, deadline);
   if (one) {
-    const why = `the Id filter takes one Id as a string (${one.label}), not a list: the spec does not say which, and the kit reads groups by several Ids at once, so no setting expresses it`;
     // The other filters sit where this one does (the same filter object, or the top level).
     session.decide('list.filterField', one.wrapper, one.seen);
-    session.keep('list.filters.groupIds', why);
+    session.decide('list.filters.groupIds', one.name, one.seen);
+    session.decide('list.idFilterTakes', 'one', one.seen, `no list of Ids filtered: ${eliminated.slice(0, 3).join('; ')}${eliminated.length > 3 ? '; …' : ''}`);
     session.notes.push(
-      `${why}; the paging fields and bounds, which need a list of several of the run's groups, could not be probed; the Name and value filters were probed one group at a time`,
+      `the Id filter takes one Id as a string (${one.label}), not a list: the spec does not say which; the kit then reads groups one request each (list.idFilterTakes: one). The paging fields and bounds, which need a list of several of the run's groups, could not be probed; the Name and value filters were probed one group at a time`,
     );
     const item = itemsOf(one.answer)[0];
     return {
@@ -96,6 +98,7 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
   session.notes.push("the Id filter was not found, so nothing that needs the run's own data could be probed");
   session.keep('list.filterField', why);
   session.keep('list.filters.groupIds', why);
+  session.keep('list.idFilterTakes', why);
   return undefined;
 }
 

@@ -65,12 +65,13 @@ export class Prober extends ProbeSession {
       const scope = await idFilter(this);
       const defaults = pagingDefaults(this, scope);
       if (scope?.oneId) {
-        // No list holds several of the run's groups: no paging probe. The length bounds, which matter more to a
-        // run, get the budget first; the filters are asked one group at a time, with what is left.
+        // No list holds several of the run's groups: no paging probe. How the Name filter matches decides whether a
+        // run can page through the run's groups at all (pagedGroups), so it comes first; then the length bounds; the
+        // value filters, asked one group at a time, with what is left.
         timestampFormat(this, scope);
         this.keepPaging("the Id filter takes one Id, so no list holds several of the run's groups to page through");
-        await lengthBounds(this, required);
         await nameFilter(this, scope);
+        await lengthBounds(this, required);
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
       } else if (scope) {
@@ -119,6 +120,7 @@ export class Prober extends ProbeSession {
       'error.messagePointer',
       'list.filterField',
       'list.filters.groupIds',
+      'list.idFilterTakes',
       'list.filters.name',
       'list.filters.groupType',
       'list.filters.assetSpaceId',

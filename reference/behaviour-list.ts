@@ -20,7 +20,11 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
       filter[key] = value;
     }
     const ids = own(rawFilter, names.groupIds);
-    if (ids !== undefined) {
+    // Under list.idFilterTakes: one, one Id as a string ('' filters by none, as `if id:` does).
+    if (ids !== undefined && list.idFilterTakes === 'one') {
+      if (typeof ids !== 'string') return fail(`${filterLabel(list, names.groupIds)} must be a string, got ${describe(ids)}`);
+      filter.groupIds = ids === '' ? [] : [ids];
+    } else if (ids !== undefined) {
       if (!Array.isArray(ids)) return fail(`${filterLabel(list, names.groupIds)} must be an array of strings, got ${describe(ids)}`);
       const bad = ids.findIndex((id) => typeof id !== 'string');
       if (bad >= 0) return fail(`${filterLabel(list, names.groupIds)}[${bad}] must be a string, got ${describe(ids[bad])}`);

@@ -72,12 +72,14 @@ function listRequest(o: {
   sizeMax?: number;
   /** '' puts the filters at the top level. */
   wrapper?: string;
+  /** The Id filter takes one Id as a string (list.idFilterTakes: one). */
+  oneId?: boolean;
   description: string;
 }): Record<string, unknown> {
   const filters = {
     [o.space ?? 'AssetSpaceId']: { type: 'string' },
     [o.type ?? 'GroupType']: { type: 'string' },
-    [o.ids ?? 'GroupIds']: { type: 'array', items: { type: 'string' } },
+    [o.ids ?? 'GroupIds']: o.oneId ? { type: 'string' } : { type: 'array', items: { type: 'string' } },
     [o.name ?? 'Name']: { type: 'string' },
   };
   return {
@@ -140,8 +142,9 @@ function refuseUnknownListFields(body: Record<string, unknown>, ctx: HookContext
  * A server whose Id filter takes one logical ID as a string, `"Filter": {"Id": "..."}`, as three of
  * four servers built blind from the spec did (Flask, gin and Fastify binding a string field): the
  * spec says the list filters "by logical ID", not whether by one Id or several. GroupIds is a field
- * it does not know, and ignores. No profile setting expresses it (the kit reads groups by several
- * Ids at once): tests/profile-mismatch.test.ts runs it, and the kit must name the mismatch, not fail it.
+ * it does not know, and ignores. Served under the reference profile otherwise, so that
+ * tests/profile-mismatch.test.ts and tests/discover.test.ts find the Id filter at the profile's own
+ * place (the oneIdFilter variant serves it at the top level, through list.idFilterTakes: one).
  */
 export const ONE_ID_FILTER: Partial<ReferenceHooks> = {
   validateList(body, ctx) {
@@ -188,6 +191,20 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     allows: NAMES_NOT_SHOWN,
     profile: idFilterNamed('jacksonStrictIds', 'Ids'),
     hooks: { validateList: refuseUnknownListFields },
+  },
+  {
+    name: 'oneIdFilter',
+    description:
+      'The Id filter takes one logical ID as a string ("Id": "<group_id>"), with every filter at the top level of the body: what Flask, gin and Fastify servers built blind from the spec did, binding a string field.',
+    allows: FILTER_BY_NAME,
+    profile: {
+      name: 'oneIdFilter',
+      list: { filterField: '', filters: { groupIds: 'Id' }, idFilterTakes: 'one' },
+      $defs: {
+        ProfileListRequest: listRequest({ wrapper: '', ids: 'Id', oneId: true, description: 'Variant oneIdFilter: filters at the top level, Id one string.' }),
+      },
+    },
+    advises: 'list.idFilterTakes: one',
   },
   {
     name: 'groupIdList',

@@ -194,7 +194,8 @@ export function checkProfileConsistency(p: Profile): string[] {
     );
   };
 
-  const { filterField, filters, pageNumber, pageSize } = p.list;
+  const { filterField, filters, pageNumber, pageSize, idFilterTakes } = p.list;
+  const [idsValue, idsWrong] = idFilterTakes === 'one' ? ['group-1', ['group-1']] : [['group-1'], 'group-1'];
   expect(
     'ListAssetGroupsRequest',
     withFilters(
@@ -202,7 +203,7 @@ export function checkProfileConsistency(p: Profile): string[] {
       {
         [filters.assetSpaceId]: 'space-1',
         [filters.groupType]: p.create.groupTypes[0] ?? 'AIGC',
-        [filters.groupIds]: ['group-1'],
+        [filters.groupIds]: idsValue,
         [filters.name]: 'name',
       },
       { [pageNumber.field]: pageNumber.default, [pageSize.field]: pageSize.default },
@@ -215,7 +216,12 @@ export function checkProfileConsistency(p: Profile): string[] {
   for (const key of ['assetSpaceId', 'groupType', 'name'] as const) {
     expect('ListAssetGroupsRequest', withFilters(p.list, { [filters[key]]: 1 }), false, `list.filters.${key}`);
   }
-  expect('ListAssetGroupsRequest', withFilters(p.list, { [filters.groupIds]: 'group-1' }), false, 'list.filters.groupIds');
+  expect(
+    'ListAssetGroupsRequest',
+    withFilters(p.list, { [filters.groupIds]: idsWrong }),
+    false,
+    idFilterTakes === 'one' ? 'list.idFilterTakes' : 'list.filters.groupIds',
+  );
   for (const [setting, paging] of [
     ['list.pageNumber', pageNumber],
     ['list.pageSize', pageSize],

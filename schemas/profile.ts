@@ -16,6 +16,8 @@ export const ABOVE_MAXIMUM = ['refuse', 'clamp'] as const;
 export const INVALID_PAGING = ['refuse', 'adjust'] as const;
 /** What a page past the end gets: no items, the last page (with its true PageNumber), or a 400. */
 export const PAST_END = ['empty', 'last', 'refuse'] as const;
+/** What the Id filter takes: a list of Ids, or one Id as a string (what a framework binding a string field makes of it). */
+export const ID_FILTER_TAKES = ['many', 'one'] as const;
 /** The unit length bounds count in: Unicode code points, UTF-16 code units, or UTF-8 bytes. */
 export const LENGTH_UNITS = ['code-points', 'utf16', 'bytes'] as const;
 /** rfc3339-utc: RFC 3339 with Z only; iso8601-utc: any ISO 8601 form that denotes UTC (Z, +00:00, +0000). */
@@ -26,6 +28,8 @@ export interface Profile {
   list: {
     filterField: string;
     filters: { assetSpaceId: string; groupType: string; groupIds: string; name: string };
+    /** many: list.filters.groupIds holds a list of Ids; one: a single Id as a string, so the kit reads several groups one request each. */
+    idFilterTakes: (typeof ID_FILTER_TAKES)[number];
     nameMatch: NameMatch;
     pageNumber: { field: string; default: number; minimum: number; pastEnd: (typeof PAST_END)[number] };
     pageSize: { field: string; default: number; minimum: number; maximum: number; aboveMaximum: (typeof ABOVE_MAXIMUM)[number] };
@@ -167,6 +171,7 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
       problems.push(`${pointer} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(node)}`);
   };
   oneOf('list.nameMatch', NAME_MATCHES);
+  oneOf('list.idFilterTakes', ID_FILTER_TAKES);
   oneOf('list.pageSize.aboveMaximum', ABOVE_MAXIMUM);
   oneOf('list.invalidPaging', INVALID_PAGING);
   oneOf('list.fractionalPaging', INVALID_PAGING, true);
@@ -254,7 +259,7 @@ export const FIELD_NAME_CANDIDATES = {
   // '' is the top level of the body (withFilters).
   filterField: ['Filter', 'Filters', ''],
   groupIds: ['GroupIds', 'Ids', 'GroupIdList', 'IdList', 'AssetGroupIds', 'GroupIDs', 'Id', 'GroupId'],
-  // An Id filter that takes one Id as a string, not a list (no setting expresses it: found and named, by the run and by discover).
+  // An Id filter that takes one Id as a string, not a list (list.idFilterTakes: one): found and named, by the run and by discover.
   oneId: ['Id', 'GroupId', 'AssetGroupId'],
   pageSize: ['PageSize', 'Size', 'Limit', 'PerPage', 'PageLimit', 'MaxResults'],
   pageNumber: ['PageNumber', 'PageNo', 'Page', 'PageNum', 'PageIndex', 'CurrentPage'],

@@ -15,11 +15,13 @@ import { requestStats, type RequestStats, type Span } from '../client/request-st
 import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
 import { ReadCache } from '../client/read-cache';
+import { together } from '../client/concurrency';
+import { eachIdAlone, listBody, type ListQuery } from './list-body';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
-export { listBody, type ListQuery } from './list-body';
+export { askedOf, eachIdAlone, listBody, type ListQuery } from './list-body';
 export { redactTokens } from '../client/redact';
 export { longestChain, type RequestStats } from '../client/request-stats';
 export { RATE_LIMITED_REASON, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
@@ -85,6 +87,12 @@ async function inTurn<T>(role: TokenRole, task: () => Promise<T>): Promise<T> {
   }
 }
 
+/** One answer of a list by Ids, with the query it answers (Api.listByIds). */
+export interface Read {
+  query: ListQuery;
+  exchange: Exchange;
+}
+
 /** Sends the kit's requests and keeps every exchange as evidence. */
 export class Api {
   readonly exchanges: Exchange[] = [];
@@ -125,9 +133,21 @@ export class Api {
   shareSettledReads(profile: Profile, listedBefore: (id: string) => boolean): void {
     const idsAt = filterPointer(profile.list, profile.list.filters.groupIds);
     this.isSettled = (body) => {
-      const ids = readPointer(body, idsAt);
+      const asked = readPointer(body, idsAt);
+      // A one-Id filter (list.idFilterTakes: one) holds its Id as a string.
+      const ids = typeof asked === 'string' && profile.list.idFilterTakes === 'one' ? [asked] : asked;
       return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
     };
+  }
+
+  /**
+   * Groups listed by their Ids: one request, or, where the target's Id filter takes one Id
+   * (list.idFilterTakes: one), one per Id, sent together. Each answer is judged against its own query.
+   */
+  async listByIds(profile: Profile, query: ListQuery, options: CallOptions = {}): Promise<Read[]> {
+    const queries = eachIdAlone(profile, query);
+    const answers = await together(queries.map((q) => () => this.call('ListAssetGroups', listBody(profile, q), options)));
+    return queries.map((q, i) => ({ query: q, exchange: answers[i] }));
   }
 
   private key(action: OperationId | string | null, body: unknown, options: CallOptions): string {

@@ -1,8 +1,7 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
 import { everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
-import type { ListQuery } from './api';
-import { together } from './api';
+import { askedOf, eachIdAlone, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
 
 // A channel-bound token finds nothing of another channel: a refusal (any 4xx), or a list without
@@ -17,10 +16,11 @@ test.describe('CHAN channel scoping', () => {
     const roles = ['channelA', 'channelB'] as const;
     const own = roles.map((role) => groupsOf(dataset, (g) => g.via === role).map((g) => g.id));
     // The same read as CREATE-02's of each channel's groups, so one answer serves both (api.ts shares settled reads).
-    const answers = await together(
-      roles.map((role, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: own[i], pageSize: profile.list.pageSize.maximum }), { as: role })),
+    const answers = await Promise.all(
+      roles.map((role, i) => api.listByIds(profile, { groupIds: own[i], pageSize: profile.list.pageSize.maximum }, { as: role })),
     );
-    for (const [i, answer] of answers.entries()) await verify(answer, [...LISTED, listsIncluding(own[i])]);
+    for (const [i, reads] of answers.entries())
+      for (const { query, exchange } of reads) await verify(exchange, [...LISTED, listsIncluding(askedOf(query, own[i]))]);
   });
 
   test("CHAN-02 A channel-bound token never lists another channel's groups", requirement('CHAN-02'), async ({ api, dataset, verify, profile }) => {
@@ -32,22 +32,26 @@ test.describe('CHAN channel scoping', () => {
     const substring = nameMatchParts(profile.list.nameMatch).mode !== 'exact';
     const reads = roles.flatMap((role) => {
       const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
-      const queries: ListQuery[] = [{ groupIds: others }, ...(substring ? [{ name: dataset.prefix }] : [])];
+      const queries: ListQuery[] = [...eachIdAlone(profile, { groupIds: others }), ...(substring ? [{ name: dataset.prefix }] : [])];
       return queries.map((query) => ({
         others,
         query,
         call: () => api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as: role }),
       }));
     });
-    // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first.
+    // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first. Under a
+    // one-Id filter (list.idFilterTakes: one), the run's groups by their Name prefix, where the Name filter matches a part.
+    const channels = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
+    const walked: ListQuery | undefined = profile.list.idFilterTakes !== 'one' ? { groupIds: channels } : substring ? { name: dataset.prefix } : undefined;
     const walks = roles.flatMap((role) => {
-      const ids = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
       const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
-      return [1, 2].map((pageNumber) => ({
-        others,
-        query: { groupIds: ids } as ListQuery,
-        call: () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize: 1 }), { as: role }),
-      }));
+      return !walked
+        ? []
+        : [1, 2].map((pageNumber) => ({
+            others,
+            query: walked,
+            call: () => api.call('ListAssetGroups', listBody(profile, { ...walked, pageNumber, pageSize: 1 }), { as: role }),
+          }));
     });
     const answers = await together([...reads, ...walks].map((r) => r.call));
     for (const [i, answer] of answers.entries()) {
@@ -62,8 +66,8 @@ test.describe('CHAN channel scoping', () => {
     const channelGroups = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
     // Every group of the run by its Id, as LIST-02 reads them (one answer for both, api.ts), once the channels' groups
     // had time to reach the unbound token's snapshot too: each channel's must be among them.
-    const ids = groupsOf(dataset, () => true).map((g) => g.id);
-    await verify(await everyGroupListed(api, profile, dataset), [...LISTED, ...filtersHold({ groupIds: ids }), listsIncluding(channelGroups)]);
+    for (const { query, exchange } of await everyGroupListed(api, profile, dataset))
+      await verify(exchange, [...LISTED, ...filtersHold(query), listsIncluding(askedOf(query, channelGroups))]);
   });
 
   test(

@@ -1,10 +1,10 @@
-import { Api, CONCURRENCY, listBody, RawBody, type ListQuery } from './api';
+import { Api, CONCURRENCY, listBody, RawBody, type ListQuery, type Read } from './api';
 import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, readPointer, withFilters } from '../schemas/profile';
-import { GROUPS, itemsOf, matchingNothing, POLL_CAP_MS, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
+import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, nameMatchParts, readPointer, withFilters } from '../schemas/profile';
+import { GROUPS, itemsOf, matchingNothing, POLL_CAP_MS, primaryNamePart, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -80,7 +80,7 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
     probe(
       'atBounds',
       {
-        Name: atLength(`${name('p5')}-`, maxLength.Name ?? 64, lengthUnit),
+        Name: atLength(`${name(GROUPS.atBounds.key)}-`, maxLength.Name ?? 64, lengthUnit),
         Title: '',
         Description: atLength('', maxLength.Description ?? 300, lengthUnit),
         GroupType: 'AIGC',
@@ -99,8 +99,8 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
  * mishandles the Id filter still shows the run's few new groups on its first page, and what fails
  * is the filter's own requirement (LIST-04), deterministically, not visibility by chance.
  */
-function idsFilter(profile: Profile, ids: string[]): Record<string, unknown> {
-  return listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum });
+function pollQuery(profile: Profile, ids: string[]): ListQuery {
+  return { groupIds: ids, pageSize: profile.list.pageSize.maximum };
 }
 
 export async function buildDataset(config: KitConfig & { baseURL: string }, profile: Profile, emptyList: Exchange): Promise<Dataset> {
@@ -182,19 +182,27 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
     await Promise.all(
       roles.map(async (role) => {
         const ids = pending.filter((g) => g.via === role).map((g) => g.id!);
-        const exchange = await api.call('ListAssetGroups', idsFilter(profile, ids), { as: role });
-        dataset.polls++;
-        dataset.lastPolls[role] = exchange;
-        const seen = new Set(itemsOf(exchange).map((item) => item.Id));
-        // A poll that listed every group it asked for, and only those, is the suites' read of them too (CHAN-01's, CREATE-02's).
-        if (exchange.response?.status === 200 && seen.size === ids.length && ids.every((id) => seen.has(id)))
-          api.offer('ListAssetGroups', idsFilter(profile, ids), { as: role }, exchange);
-        if ([...seen].some((id) => !ids.includes(id as string))) dataset.idFilterLeaked = true;
-        // Refused: by the Id filter itself when the same filter holding no Id is refused too. Waiting changes neither.
-        if (exchange.response?.status === 400 && dataset.pollsRefused === undefined)
-          dataset.pollsRefused = (await api.call('ListAssetGroups', listBody(profile, { groupIds: [] }), { as: role })).response?.status === 400;
+        // One list of the role's pending groups, or under a one-Id filter one per group.
+        const reads = await api.listByIds(profile, pollQuery(profile, ids), { as: role });
         const answeredAt = Date.now();
-        for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
+        dataset.polls += reads.length;
+        const sees = ({ query, exchange }: Read) => {
+          const seen = new Set(itemsOf(exchange).map((item) => item.Id));
+          return { seen, all: exchange.response?.status === 200 && seen.size === query.groupIds!.length && query.groupIds!.every((id) => seen.has(id)) };
+        };
+        // The evidence of the round: a read that missed some of its groups, if any.
+        dataset.lastPolls[role] = (reads.find((r) => !sees(r).all) ?? reads[reads.length - 1]).exchange;
+        for (const read of reads) {
+          const { query, exchange } = read;
+          const { seen, all } = sees(read);
+          // A poll that listed every group it asked for, and only those, is the suites' read of them too (CHAN-01's, CREATE-02's).
+          if (all) api.offer('ListAssetGroups', listBody(profile, query), { as: role }, exchange);
+          if ([...seen].some((id) => !query.groupIds!.includes(id as string))) dataset.idFilterLeaked = true;
+          // Refused: by the Id filter itself when the same filter holding no Id is refused too. Waiting changes neither.
+          if (exchange.response?.status === 400 && dataset.pollsRefused === undefined)
+            dataset.pollsRefused = (await api.call('ListAssetGroups', listBody(profile, { groupIds: [] }), { as: role })).response?.status === 400;
+          for (const group of pending) if (group.via === role && seen.has(group.id)) group.visibleAfterMs = answeredAt - group.createdAt;
+        }
       }),
     );
     if (dataset.pollsRefused) continue;
@@ -271,8 +279,12 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   const seen = seenPrimary(dataset);
   if (seen.length < 2) return;
   const { pageNumber, pageSize } = profile.list;
+  // The suites' paged query (pagedGroups): the Ids, or under a one-Id filter the Name part the primary groups share.
+  const oneId = profile.list.idFilterTakes === 'one';
+  if (oneId && nameMatchParts(profile.list.nameMatch).mode === 'exact') return;
+  const query: ListQuery = oneId ? { name: primaryNamePart(dataset) } : { groupIds: seen };
   const [first, second] = await Promise.all(
-    [1, 2].map((number) => api.call('ListAssetGroups', listBody(profile, { groupIds: seen, pageNumber: number, pageSize: 1 }))),
+    [1, 2].map((number) => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: number, pageSize: 1 }))),
   );
   const held = itemsOf(first).length;
   const echoed = readPointer(first.response?.json, '/Result/PageSize');
@@ -360,13 +372,17 @@ export function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promis
  */
 async function probeIdFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
-  if (seen.length >= 2 && !dataset.idFilterLeaked) {
+  const listsOthers = (ex: Exchange, asked: string[]) => itemsOf(ex).some((item) => !asked.includes(item.Id as string));
+  if (profile.list.idFilterTakes === 'one' && seen.length && !dataset.idFilterLeaked) {
+    // Each seen group alone: the suites' reads by Id (LIST-04's, CREATE-02's), shared with them.
+    const reads = await api.listByIds(profile, pollQuery(profile, seen));
+    if (reads.some((r) => listsOthers(r.exchange, r.query.groupIds!))) dataset.idFilterLeaked = true;
+  } else if (seen.length >= 2 && !dataset.idFilterLeaked) {
     const some = seen.filter((_, i) => i % 2 === 1);
     const [subset, all] = await Promise.all([
       api.call('ListAssetGroups', listBody(profile, { groupIds: some })),
-      api.call('ListAssetGroups', idsFilter(profile, seen)),
+      api.call('ListAssetGroups', listBody(profile, pollQuery(profile, seen))),
     ]);
-    const listsOthers = (ex: Exchange, asked: string[]) => itemsOf(ex).some((item) => !asked.includes(item.Id as string));
     if (listsOthers(subset, some) || listsOthers(all, seen)) dataset.idFilterLeaked = true;
     else idFilterKeepsAll(dataset, seen, all);
   }
@@ -380,26 +396,53 @@ async function probeIdFilters(api: Api, profile: Profile, dataset: Dataset): Pro
 async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
   if (!seen.length) return;
-  const fit = await idFilterNamed(api, profile, seen.slice(0, 2));
-  if (fit) {
-    (dataset.profileMismatch ??= {}).idFilter = `the Id filter ${placementSettings(profile, 'groupIds', fit)}`;
+  const { filterField, filters, idFilterTakes } = profile.list;
+  const ignored = `the Id filter ${filterLabel(profile.list, filters.groupIds)}${idFilterTakes === 'one' ? ' (one Id)' : ''} was ignored`;
+  const settings = (fit: Placement, takes: Profile['list']['idFilterTakes']) =>
+    [
+      ...(fit.wrapper !== filterField ? [`list.filterField: ${JSON.stringify(fit.wrapper)}${fit.wrapper === '' ? ' (the top level)' : ''}`] : []),
+      ...(fit.name !== filters.groupIds ? [`list.filters.groupIds: ${fit.name}`] : []),
+      ...(takes !== idFilterTakes ? [`list.idFilterTakes: ${takes}`] : []),
+    ].join(' and ');
+  const many: Profile = { ...profile, list: { ...profile.list, idFilterTakes: 'many' } };
+  // A list of Ids elsewhere (or, under a one-Id profile, at its own place too), then one Id as a string elsewhere.
+  const listFit =
+    seen.length < 2
+      ? undefined
+      : idFilterTakes === 'one' && (await idFilterLists(api, many, { wrapper: filterField, name: filters.groupIds }, seen.slice(0, 2)))
+        ? { wrapper: filterField, name: filters.groupIds }
+        : await idFilterNamed(api, many, seen.slice(0, 2));
+  if (listFit) {
+    (dataset.profileMismatch ??= {}).idFilter =
+      `${ignored}, ${filterLabel({ filterField: listFit.wrapper }, listFit.name)} filters by a list of Ids: set ${settings(listFit, 'many')}`;
     return;
   }
   const single = await oneIdPlacement(api, profile, seen[0]);
   if (single)
     (dataset.profileMismatch ??= {}).idFilter =
-      `the Id filter ${filterLabel(profile.list, profile.list.filters.groupIds)} was ignored, and ${filterLabel({ filterField: single.wrapper }, single.name)} filters by one Id given as a string. ` +
-      'The spec says the list filters "by logical ID", not whether by one Id or by several; the kit reads groups by several Ids at once, so what depends on that is not judged against this target (no profile setting expresses a one-Id filter)';
+      `${ignored}, and ${filterLabel({ filterField: single.wrapper }, single.name)} filters by one Id given as a string: set ${settings(single, 'one')}. ` +
+      'The spec says the list filters "by logical ID", not whether by one Id or by several; under list.idFilterTakes: one the kit reads groups one request each';
+}
+
+/** Whether the target lists exactly these groups when asked for them by a list of Ids at this place. */
+async function idFilterLists(api: Api, profile: Profile, place: Placement, ids: string[]): Promise<boolean> {
+  const ex = await api.call('ListAssetGroups', listBody(placedAs(profile, 'groupIds', place), { groupIds: ids }));
+  const listed = itemsOf(ex).map((item) => item.Id);
+  return ex.response?.status === 200 && listed.length === ids.length && ids.every((id) => listed.includes(id));
 }
 
 /**
  * The first place where the target filters by one Id given as a string (`"Filter": {"Id": "..."}`,
  * what a framework binding a string field makes of the filter), if any: one group of several, listed
- * alone. An Id filter the target ignores lists the others too.
+ * alone. An Id filter the target ignores lists the others too. Under a one-Id profile its own place,
+ * which was just ignored, is not asked again.
  */
 async function oneIdPlacement(api: Api, profile: Profile, id: string): Promise<Placement | undefined> {
-  const names = [...new Set([profile.list.filters.groupIds, ...FIELD_NAME_CANDIDATES.oneId])];
-  const places = wrappersFrom(profile).flatMap((wrapper) => names.map((name) => ({ wrapper, name })));
+  const { filterField, filters, idFilterTakes } = profile.list;
+  const names = [...new Set([filters.groupIds, ...FIELD_NAME_CANDIDATES.oneId])];
+  const places = wrappersFrom(profile)
+    .flatMap((wrapper) => names.map((name) => ({ wrapper, name })))
+    .filter((p) => idFilterTakes !== 'one' || p.wrapper !== filterField || p.name !== filters.groupIds);
   const answers = await Promise.all(places.map((p) => api.call('ListAssetGroups', withFilters({ filterField: p.wrapper }, { [p.name]: id }))));
   const index = answers.findIndex((ex) => ex.response?.status === 200 && itemsOf(ex).length === 1 && itemsOf(ex)[0].Id === id);
   return index < 0 ? undefined : places[index];
@@ -420,7 +463,7 @@ async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): 
   const all = dataset.groups.filter((g) => g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
   await Promise.all(
     (Object.keys(VALUE_FILTERS) as ValueFilter[]).map(async (key) => {
-      const query = matchingNothing(dataset, key, { all, primary });
+      const query = matchingNothing(profile, dataset, key, { all, primary });
       const answer = await api.call('ListAssetGroups', listBody(profile, query), { shared: key === 'name' });
       if (answer.response?.status !== 200 || itemsOf(answer).length === 0) return;
       const fit = await valueFilterNamed(api, profile, key, query);

@@ -6,8 +6,8 @@ import { boundExchange } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
 import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
 import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
-import { readPointer, type Profile } from '../schemas/profile';
-import { listBody, type Api, type ListQuery, type RequestStats, type RetryCounts } from './api';
+import { nameMatchParts, readPointer, type Profile } from '../schemas/profile';
+import { askedOf, listBody, type Api, type ListQuery, type Read, type RequestStats, type RetryCounts } from './api';
 import { JSON_ANSWER, listedBy, listShape, listsIncluding, owned, resultPresent, succeeded, visibleInTime, type Failure, type Step } from './checks';
 import type { TokenRole } from './config';
 import type { Judge, Verify } from './fixtures';
@@ -101,8 +101,8 @@ export const GROUPS = {
   whitespace: { key: 'p3', via: 'primary' },
   /** No ProjectName: CREATE-04 looks for the profile's default. The whitespace group, sent without one. */
   projectNameOmitted: { key: 'p3', via: 'primary' },
-  /** At the profile's bounds: CREATE-05's alone. */
-  atBounds: { key: 'p5', via: 'primary' },
+  /** At the profile's bounds: CREATE-05's alone. Not a p key: pagedGroups pages through the p groups by their shared Name part. */
+  atBounds: { key: 'e5', via: 'primary' },
   /** Created through the channel-A token. */
   channelA: { key: 'a', via: 'channelA' },
   /** Created through the channel-B token. */
@@ -284,12 +284,37 @@ export function provokedErrors(dataset: Dataset): Exchange[] {
  * it at most once and every test that needs an item of those groups (CREATE-02, CREATE-04, CREATE-05,
  * an AssetSpaceId) judges that one answer.
  */
-export function roleGroupsRead(api: Api, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Promise<Exchange> {
+export function roleGroupsRead(api: Api, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Promise<Read[]> {
   // Not groupsOf: a missing group of the role blocks only the tests that need it, which ask groupsOf themselves.
   const ids = dataset.groups
     .filter((g) => g.via === role && g.id !== null && g.visibleAfterMs !== null && (options.bounds || g.judgedBy !== 'CREATE-05'))
     .map((g) => g.id as string);
-  return api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }), { as: role });
+  return api.listByIds(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }, { as: role });
+}
+
+/** The answer of those reads that asked for this group: the one read of them all, or, under a one-Id filter, its own. */
+export function readOf(reads: Read[], id: string): Exchange {
+  return (reads.find((r) => askedOf(r.query, [id]).length) ?? reads[0]).exchange;
+}
+
+/** The part of a Name that the run's primary groups alone share (dataset-setup.ts names them `<prefix>ds-<key>-<salt>`). */
+export const primaryNamePart = (dataset: Dataset): string => `${dataset.prefix}ds-p`;
+
+/**
+ * The run's primary groups (groupsOf: the group at the bounds left out), and a query that lists
+ * exactly them, to page through: their Ids; under a one-Id filter (list.idFilterTakes: one), the part
+ * of a Name they alone share, where the Name filter matches part of a Name. Where it matches whole
+ * Names only, no query confines a list to several of the run's groups: the running test is not assessable.
+ * `filteredBy`: the requirement of the filter that confines it, whose finding more groups than these is.
+ */
+export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]; query: ListQuery; filteredBy: 'LIST-04' | 'LIST-05' } {
+  const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+  if (profile.list.idFilterTakes !== 'one') return { ids, query: { groupIds: ids }, filteredBy: 'LIST-04' };
+  test.skip(
+    nameMatchParts(profile.list.nameMatch).mode === 'exact',
+    `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so no query lists several of the run's groups and nothing else to page through`,
+  );
+  return { ids, query: { name: primaryNamePart(dataset) }, filteredBy: 'LIST-05' };
 }
 
 /**
@@ -308,25 +333,33 @@ export const POLL_CAP_MS = 500;
  * another's), so while some are missing this is read again, backing off as the phase does, until
  * their visibility timeout has passed. What is still missing then is the caller's to judge.
  */
-export async function everyGroupListed(api: Api, profile: Profile, dataset: Dataset): Promise<Exchange> {
+export async function everyGroupListed(api: Api, profile: Profile, dataset: Dataset): Promise<Read[]> {
   const all = groupsOf(dataset, () => true);
-  const body = listBody(profile, { groupIds: all.map((g) => g.id), pageSize: profile.list.pageSize.maximum });
-  let delay = 100;
-  for (let fresh = false; ; fresh = true) {
-    const exchange = await api.call('ListAssetGroups', body, { fresh });
-    const listed = new Set(itemsOf(exchange).map((item) => item.Id));
+  let reads = await api.listByIds(profile, { groupIds: all.map((g) => g.id), pageSize: profile.list.pageSize.maximum });
+  for (let delay = 100; ; delay = Math.min(Math.round(delay * 1.5), POLL_CAP_MS)) {
+    const listed = new Set(reads.flatMap((r) => itemsOf(r.exchange).map((item) => item.Id)));
     const missing = all.filter((g) => !listed.has(g.id));
     const deadline = Math.max(0, ...missing.map((g) => g.createdAt + dataset.visibilityTimeoutMs));
-    if (exchange.response?.status !== 200 || !missing.length || Date.now() + delay > deadline) return exchange;
+    if (reads.some((r) => r.exchange.response?.status !== 200) || !missing.length || Date.now() + delay > deadline) return reads;
     await sleep(delay);
-    delay = Math.min(Math.round(delay * 1.5), POLL_CAP_MS);
+    // Only the reads that asked for a missing group are sent again: all of them, or under a one-Id filter those groups' own.
+    reads = await Promise.all(
+      reads.map(async (r) =>
+        askedOf(
+          r.query,
+          missing.map((g) => g.id),
+        ).length
+          ? { query: r.query, exchange: await api.call('ListAssetGroups', listBody(profile, r.query), { fresh: true }) }
+          : r,
+      ),
+    );
   }
 }
 
 /** The AssetSpaceId of one of the run's groups, as its own token lists it (the create request carries none). */
 export async function spaceOf(api: Api, profile: Profile, dataset: Dataset, group: GroupRecord & { id: string }, verify: Verify): Promise<string> {
   const id = group.id;
-  const listed = await roleGroupsRead(api, profile, dataset, group.via, { bounds: group.judgedBy === 'CREATE-05' });
+  const listed = readOf(await roleGroupsRead(api, profile, dataset, group.via, { bounds: group.judgedBy === 'CREATE-05' }), id);
   await verify(listed, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding([id]))]);
   const space = itemsOf(listed).find((item) => item.Id === id)?.AssetSpaceId;
   test.skip(typeof space !== 'string', 'not assessable: the group carries no AssetSpaceId string (SCHEMA-02 judges that)');
@@ -342,10 +375,12 @@ export type ValueFilter = keyof typeof VALUE_FILTERS;
 /**
  * A query under one filter that matches none of the run's groups: LIST-02's, LIST-03's and LIST-06's
  * own, which the phase reads first (api.ts shares them) to tell a filter the target ignores. `ids`
- * are the run's visible groups as groupsOf gives them: all of them, and the primary token's.
+ * are the run's visible groups as groupsOf gives them: all of them, and the primary token's. Under a
+ * one-Id filter, the first of them: an ignored filter lists that group.
  */
-export function matchingNothing(dataset: Dataset, filter: ValueFilter, ids: { all: string[]; primary: string[] }): ListQuery {
-  if (filter === 'assetSpaceId') return { assetSpaceId: `${dataset.prefix}no-such-space`, groupIds: ids.all };
-  if (filter === 'groupType') return { groupType: `AGC_NO_SUCH_TYPE_${dataset.runId}`, groupIds: ids.primary };
+export function matchingNothing(profile: Profile, dataset: Dataset, filter: ValueFilter, ids: { all: string[]; primary: string[] }): ListQuery {
+  const confined = (list: string[]) => (profile.list.idFilterTakes === 'one' ? list.slice(0, 1) : list);
+  if (filter === 'assetSpaceId') return { assetSpaceId: `${dataset.prefix}no-such-space`, groupIds: confined(ids.all) };
+  if (filter === 'groupType') return { groupType: `AGC_NO_SUCH_TYPE_${dataset.runId}`, groupIds: confined(ids.primary) };
   return { name: `${dataset.prefix}nothing-matches` };
 }

@@ -13,10 +13,35 @@ export function listBody(profile: Profile, query: ListQuery): Record<string, unk
   const filter: Record<string, unknown> = {};
   if (query.assetSpaceId !== undefined) filter[filters.assetSpaceId] = query.assetSpaceId;
   if (query.groupType !== undefined) filter[filters.groupType] = query.groupType;
-  if (query.groupIds !== undefined) filter[filters.groupIds] = query.groupIds;
+  if (query.groupIds !== undefined) filter[filters.groupIds] = idFilterValue(profile, query.groupIds);
   if (query.name !== undefined) filter[filters.name] = query.name;
   const body = withFilters({ filterField }, filter);
   if (query.pageNumber !== undefined) body[pageNumber.field] = query.pageNumber;
   if (query.pageSize !== undefined) body[pageSize.field] = query.pageSize;
   return body;
+}
+
+/**
+ * The Id filter's value: the list, or under list.idFilterTakes: one, its one Id as a string ('' for
+ * none). A query of several Ids is split first (eachIdAlone): sending one of them would be a read
+ * that silently asks less than the test means.
+ */
+function idFilterValue(profile: Profile, ids: string[]): string | string[] {
+  if (profile.list.idFilterTakes !== 'one') return ids;
+  if (ids.length > 1) throw new Error(`the profile's Id filter takes one Id, and this query asks ${ids.length}: split it with eachIdAlone`);
+  return ids[0] ?? '';
+}
+
+/**
+ * The queries that read these groups by their Ids: the query itself, or, where the target's Id filter
+ * takes one Id (list.idFilterTakes: one), one query per Id, each with the query's other filters.
+ */
+export function eachIdAlone(profile: Profile, query: ListQuery): ListQuery[] {
+  if (profile.list.idFilterTakes !== 'one' || query.groupIds === undefined || query.groupIds.length <= 1) return [query];
+  return query.groupIds.map((id) => ({ ...query, groupIds: [id] }));
+}
+
+/** Only those of `ids` that a query asks for by Id (all of them for a query without an Id filter). */
+export function askedOf(query: ListQuery, ids: string[]): string[] {
+  return query.groupIds === undefined ? ids : ids.filter((id) => query.groupIds!.includes(id));
 }

@@ -15,7 +15,8 @@ import {
   totalCountIs,
   type NameProbes,
 } from './checks';
-import { ahead, together } from './api';
+import { ahead, askedOf, together, type Read } from './api';
+import type { Exchange } from '../client/exchange';
 
 // Queries stay within the run's own groups (their Ids, or names only the run uses), so a run
 // costs the same whatever else the target holds, and never reads data it did not create.
@@ -34,46 +35,46 @@ test.describe('LIST the list operation and its filters', () => {
     const primary = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     // The space of each group is only known from a list: the create request carries none.
     const everything = await everyGroupListed(api, profile, dataset);
-    await verify(everything, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding(primary))]);
-    const spaceOf = new Map(itemsOf(everything).map((item) => [item.Id, item.AssetSpaceId]));
+    for (const { query, exchange } of everything) await verify(exchange, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding(askedOf(query, primary)))]);
+    const spaceOf = new Map(everything.flatMap((r) => itemsOf(r.exchange)).map((item) => [item.Id, item.AssetSpaceId]));
     const spaces = [...new Set(spaceOf.values())].filter((space): space is string => typeof space === 'string');
     test.skip(spaces.length === 0, "not assessable: the run's groups carry no AssetSpaceId string (SCHEMA-02 judges that)");
-    const [none, ...bySpace] = await ahead([
+    const [none, ...bySpace] = await ahead<Exchange | Read[]>([
       // A space no group is in: a filter that is ignored shows up here even when the run has one space.
-      () => api.call('ListAssetGroups', listBody(profile, matchingNothing(dataset, 'assetSpaceId', { all: ids, primary }))),
-      ...spaces.map(
-        (space) => () => api.call('ListAssetGroups', listBody(profile, { assetSpaceId: space, groupIds: ids, pageSize: profile.list.pageSize.maximum })),
-      ),
+      () => api.call('ListAssetGroups', listBody(profile, matchingNothing(profile, dataset, 'assetSpaceId', { all: ids, primary }))),
+      ...spaces.map((space) => () => api.listByIds(profile, { assetSpaceId: space, groupIds: ids, pageSize: profile.list.pageSize.maximum })),
     ]);
     for (const [i, space] of spaces.entries()) {
       const expected = [...spaceOf].filter(([, s]) => s === space).map(([id]) => id as string);
       await test.step(`AssetSpaceId ${space}`, async () => {
-        await verify(await bySpace[i], [
-          ...LISTED,
-          ...filtersHold({ groupIds: ids }),
-          everyItem(`AssetSpaceId = ${space}`, (item) => item.AssetSpaceId === space, 'filtering by asset space'),
-          listsExactly(expected),
-        ]);
+        for (const { query, exchange } of (await bySpace[i]) as Read[])
+          await verify(exchange, [
+            ...LISTED,
+            ...filtersHold({ groupIds: query.groupIds }),
+            everyItem(`AssetSpaceId = ${space}`, (item) => item.AssetSpaceId === space, 'filtering by asset space'),
+            listsExactly(askedOf(query, expected)),
+          ]);
       });
     }
     // Whether a space no group has is answered with an empty list or refused is not shown: both conform.
-    await verify(await none, [SHAPED, refusedOrEmpty]);
+    await verify((await none) as Exchange, [SHAPED, refusedOrEmpty]);
   });
 
   test('LIST-03 The group-type filter returns the matching groups and only those', requirement('LIST-03'), async ({ api, dataset, verify, profile }) => {
     filterAssessable(dataset, 'groupType');
     const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const all = groupsOf(dataset, () => true).map((g) => g.id);
-    const [aigc, noSuchType] = await together([
-      () => api.call('ListAssetGroups', listBody(profile, { groupType: 'AIGC', groupIds: ids })),
-      () => api.call('ListAssetGroups', listBody(profile, matchingNothing(dataset, 'groupType', { all, primary: ids }))),
+    const [aigc, noSuchType] = await Promise.all([
+      api.listByIds(profile, { groupType: 'AIGC', groupIds: ids }),
+      api.call('ListAssetGroups', listBody(profile, matchingNothing(profile, dataset, 'groupType', { all, primary: ids }))),
     ]);
-    await verify(aigc, [
-      ...LISTED,
-      ...filtersHold({ groupIds: ids }),
-      everyItem('GroupType = AIGC', (item) => item.GroupType === 'AIGC', 'filtering by group type'),
-      listsExactly(ids),
-    ]);
+    for (const { query, exchange } of aigc)
+      await verify(exchange, [
+        ...LISTED,
+        ...filtersHold({ groupIds: query.groupIds }),
+        everyItem('GroupType = AIGC', (item) => item.GroupType === 'AIGC', 'filtering by group type'),
+        listsExactly(askedOf(query, ids)),
+      ]);
     // Values of GroupType other than AIGC are not shown: an empty list and a refusal both conform.
     await verify(noSuchType, [SHAPED, refusedOrEmpty]);
   });
@@ -83,8 +84,11 @@ test.describe('LIST the list operation and its filters', () => {
       .filter((_, i) => i % 2 === 1)
       .map((g) => g.id);
     filterAssessable(dataset, 'groupIds');
-    const answer = await api.call('ListAssetGroups', listBody(profile, { groupIds: some }));
-    await verify(answer, [...LISTED, listsExactly(some), owned('LIST-04', totalAtMost(some.length)), owned('PAGE-04', totalCountIs(some.length))]);
+    // Under a one-Id filter (list.idFilterTakes: one), each Id alone.
+    for (const { query, exchange } of await api.listByIds(profile, { groupIds: some })) {
+      const asked = askedOf(query, some);
+      await verify(exchange, [...LISTED, listsExactly(asked), owned('LIST-04', totalAtMost(asked.length)), owned('PAGE-04', totalCountIs(asked.length))]);
+    }
   });
 
   test(
@@ -114,7 +118,7 @@ test.describe('LIST the list operation and its filters', () => {
   test('LIST-06 A filter that matches nothing gives no items and TotalCount 0', requirement('LIST-06'), async ({ api, dataset, verify, profile }) => {
     filterAssessable(dataset, 'name');
     // The phase read this query first, to tell an ignored name filter: one answer for both.
-    const query = matchingNothing(dataset, 'name', { all: [], primary: [] });
+    const query = matchingNothing(profile, dataset, 'name', { all: [], primary: [] });
     await verify(await api.call('ListAssetGroups', listBody(profile, query), { shared: true }), [...LISTED, ...filtersHold(query), totalCountIs(0)]);
   });
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
-import { groupsOf, itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Kit, type Verify } from './fixtures';
-import type { Dataset } from './dataset';
+import { itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Kit, type Verify } from './fixtures';
+import { pagedGroups, type Dataset } from './dataset';
+import type { ListQuery } from './api';
 import { checkProperty } from './property';
 import {
   createdWithId,
@@ -43,7 +44,15 @@ interface Real {
   profile: Profile;
   /** Creates this test may still make, and the runs still to come, each of which needs one (see modelRuns). */
   budget: { creates: number; runsAfter: number };
+  /**
+   * The run's primary groups and the query that lists exactly them (pagedGroups). Under a one-Id filter
+   * (list.idFilterTakes: one) a list asks for one Id, and a walk pages through these by that query:
+   * a Name part the model's own groups do not share.
+   */
+  paged: { ids: string[]; query: ListQuery };
 }
+
+const oneId = (r: Real) => r.profile.list.idFilterTakes === 'one';
 
 /** At most this many groups pending at once. */
 const MAX_CREATES = 3;
@@ -54,8 +63,8 @@ const MAX_CREATES = 3;
  */
 const CREATES_PER_TEST = 3;
 
-const listOf = (r: Real, ids: string[], pageSize: number, pageNumber: number) =>
-  r.api.call('ListAssetGroups', listBody(r.profile, { groupIds: ids, pageSize, pageNumber }));
+const listOf = (r: Real, query: ListQuery, pageSize: number, pageNumber: number) =>
+  r.api.call('ListAssetGroups', listBody(r.profile, { ...query, pageSize, pageNumber }));
 
 function markSeen(m: Model, ex: Exchange): void {
   const listed = new Set(itemsOf(ex).map((item) => item.Id));
@@ -94,12 +103,12 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.groups.length > 0 && !(this.ifNoneYet && m.listed);
   async run(m: Model, r: Real): Promise<void> {
     const chosen = m.groups.filter((_, i) => this.picks[i % this.picks.length]);
-    const asked = (chosen.length ? chosen : m.groups.slice(0, 1)).map((g) => g.id);
+    const asked = (chosen.length ? chosen : m.groups).slice(0, oneId(r) ? 1 : undefined).map((g) => g.id);
     const visible = m.groups.filter((g) => g.visible && asked.includes(g.id)).map((g) => g.id);
     // A page that may lie past the end is PAGE-06's to judge (list.pageNumber.pastEnd): a target that answers it
     // with the last page, or refuses it, has made the other profile's choice, which the model cannot tell from a bug.
     if ((this.pageNumber - 1) * this.pageSize >= visible.length) return;
-    const exchange = await listOf(r, asked, this.pageSize, this.pageNumber);
+    const exchange = await listOf(r, { groupIds: asked }, this.pageSize, this.pageNumber);
     m.listed = true;
     await r.verify(exchange, [
       // Asking only for pending groups may match nothing yet: how such a list is answered is LIST-06's.
@@ -135,10 +144,11 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     const visible = m.groups.filter((g) => g.visible);
     const chosen = visible.filter((_, i) => this.picks[i % this.picks.length]);
-    const ids = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
-    const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, ids, this.pageSize, i + 1)));
+    const picked = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
+    const { ids, query } = oneId(r) ? r.paged : { ids: picked, query: { groupIds: picked } };
+    const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, query, this.pageSize, i + 1)));
     m.walked = true;
-    for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('PAGE-01', itemsAtMost(this.pageSize))]);
+    for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(this.pageSize))]);
     await r.judge(pages, pagesPartition(ids));
   }
   toString = () => `WalkPages(picks=${JSON.stringify(this.picks)}, PageSize=${this.pageSize})`;
@@ -155,8 +165,9 @@ export async function modelRuns(
   half: 0 | 1,
 ): Promise<void> {
   pagingAssessable(dataset);
+  const paged = pagedGroups(profile, dataset);
   // The run's primary groups were seen by the create-and-wait phase: the model starts with them visible.
-  const known = groupsOf(dataset, (g) => g.via === 'primary').map((g) => ({ id: g.id, visible: true }));
+  const known = paged.ids.map((id) => ({ id, visible: true }));
   const maxSize = Math.min(profile.list.pageSize.maximum, 5);
   const picks = fc.array(fc.boolean(), { minLength: 1, maxLength: known.length + MAX_CREATES });
   const size = fc.integer({ min: Math.max(1, profile.list.pageSize.minimum), max: maxSize });
@@ -187,7 +198,10 @@ export async function modelRuns(
         new WalkPages([true], Math.max(1, profile.list.pageSize.minimum), true),
       ];
       await fc.asyncModelRun(
-        () => ({ model: { groups: known.map((g) => ({ ...g })), listed: false, walked: false } as Model, real: { api, verify, judge, profile, budget } }),
+        () => ({
+          model: { groups: known.map((g) => ({ ...g })), listed: false, walked: false } as Model,
+          real: { api, verify, judge, profile, budget, paged },
+        }),
         sequence,
       );
     }),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { test, requirement, groupsOf, listBody, LISTED, pagingAssessable } from './fixtures';
+import { test, requirement, listBody, LISTED, pagingAssessable } from './fixtures';
+import { pagedGroups } from './dataset';
 import { checkProperty, sentAhead } from './property';
 import { modelRuns } from './page-model';
 import {
@@ -20,7 +21,7 @@ import {
 } from './checks';
 import { ahead, together } from './api';
 
-// Pages of the run's own groups (their Ids), so a run costs the same whatever else the target holds;
+// Pages of the run's own groups (their Ids, or a Name part only they share: pagedGroups), so a run costs the same whatever else the target holds;
 // then generated paging values, and a model of creates, lists and page walks.
 
 test.describe('PAGE paging fields and invariants', () => {
@@ -29,15 +30,15 @@ test.describe('PAGE paging fields and invariants', () => {
 
   test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { query } = pagedGroups(profile, dataset);
     const sizes = [1, PAGE_SIZE];
-    const answers = await together(sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: 1, pageSize }))));
-    for (const [i, pageSize] of sizes.entries()) await verify(answers[i], [...LISTED, ...filtersHold({ groupIds: ids }), itemsAtMost(pageSize)]);
+    const answers = await together(sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: 1, pageSize }))));
+    for (const [i, pageSize] of sizes.entries()) await verify(answers[i], [...LISTED, ...filtersHold(query), itemsAtMost(pageSize)]);
   });
 
   test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { query } = pagedGroups(profile, dataset);
     // Pages within the result: what a page past the end says is PAGE-06's (the profile's list.pageNumber.pastEnd).
     const pagings = [
       [2, PAGE_SIZE],
@@ -48,7 +49,7 @@ test.describe('PAGE paging fields and invariants', () => {
       pagings.map(
         ([pageNumber, pageSize]) =>
           () =>
-            api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize })),
+            api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber, pageSize })),
       ),
     );
     for (const [i, [pageNumber, pageSize]] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
@@ -57,42 +58,41 @@ test.describe('PAGE paging fields and invariants', () => {
   test("PAGE-03 Omitted paging values take the profile's defaults", requirement('PAGE-03'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { query, filteredBy } = pagedGroups(profile, dataset);
     // The defaults are not shown: a target whose echo is true to other defaults made another choice, which its profile states.
     const fix = `default to PageNumber ${pageNumber.default} and PageSize ${pageSize.default}, or state your defaults in your profile (list.pageNumber.default, list.pageSize.default; AG_PROFILE)`;
-    const filtered = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids }));
-    await verify(filtered, [...listedBy('LIST-04'), pagingEchoes(pageNumber.default, pageSize.default, fix)]);
+    const filtered = await api.call('ListAssetGroups', listBody(profile, query));
+    await verify(filtered, [...listedBy(filteredBy), pagingEchoes(pageNumber.default, pageSize.default, fix)]);
     await verify(dataset.shared.emptyList, [...listedBy('LIST-01'), pagingEchoes(pageNumber.default, pageSize.default, fix)]);
   });
 
   test('PAGE-04 TotalCount is the number of matching groups, not the size of the page', requirement('PAGE-04'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { ids, query, filteredBy } = pagedGroups(profile, dataset);
     const pages = await together(
-      [1, 2].map((pageNumber) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber, pageSize: PAGE_SIZE }))),
+      [1, 2].map((pageNumber) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber, pageSize: PAGE_SIZE }))),
     );
-    for (const page of pages)
-      await verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('LIST-04', totalAtMost(ids.length)), totalCountIs(ids.length)]);
+    for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)]);
   });
 
   test('PAGE-05 Walking the pages of one query yields each group exactly once', requirement('PAGE-05'), async ({ api, dataset, verify, judge, profile }) => {
     pagingAssessable(dataset);
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { ids, query } = pagedGroups(profile, dataset);
     const pages = await together(
       Array.from(
         { length: Math.ceil(ids.length / PAGE_SIZE) },
-        (_, i) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: i + 1, pageSize: PAGE_SIZE })),
+        (_, i) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: i + 1, pageSize: PAGE_SIZE })),
       ),
     );
-    for (const page of pages) await verify(page, [...LISTED, ...filtersHold({ groupIds: ids }), owned('PAGE-01', itemsAtMost(PAGE_SIZE))]);
+    for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(PAGE_SIZE))]);
     await judge(pages, pagesPartition(ids));
   });
 
   test('PAGE-06 A page past the end is answered as the profile says', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { ids, query, filteredBy } = pagedGroups(profile, dataset);
     const lastPage = Math.ceil(ids.length / PAGE_SIZE);
-    const answer = await api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: lastPage + 1, pageSize: PAGE_SIZE }));
+    const answer = await api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: lastPage + 1, pageSize: PAGE_SIZE }));
     // Judged before anything that needs a 200: a refusal may be the profile's choice.
     const judged = pastEndAnswer(lastPage + 1, lastPage, ids.length);
     const refused = (answer.response?.status ?? 0) >= 400;
@@ -104,8 +104,8 @@ test.describe('PAGE paging fields and invariants', () => {
             owned('AUTH-05', tokenAccepted),
             owned('ENV-06', resultPresent),
             SHAPED,
-            ...filtersHold({ groupIds: ids }),
-            owned('LIST-04', totalAtMost(ids.length)),
+            ...filtersHold(query),
+            owned(filteredBy, totalAtMost(ids.length)),
             judged,
             owned('PAGE-04', totalCountIs(ids.length)),
           ],
@@ -176,7 +176,7 @@ test.describe('PAGE paging values, generated', () => {
   test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const { ids, query } = pagedGroups(profile, dataset);
     // Pages within the result: a page past the end is PAGE-06's (list.pageNumber.pastEnd). Page n of size s is within while (n-1)*s < the groups.
     const paging = fc.integer({ min: pageSize.minimum, max: pageSize.maximum }).chain((size) =>
       fc.record({
@@ -185,7 +185,7 @@ test.describe('PAGE paging values, generated', () => {
       }),
     );
     const answer = await sentAhead(kit.config, [paging], ({ number, size }) =>
-      api.call('ListAssetGroups', listBody(profile, { groupIds: ids, pageNumber: number, pageSize: size })),
+      api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: number, pageSize: size })),
     );
     await checkProperty(
       testInfo,

@@ -1,8 +1,7 @@
 import { test, requirement, groupsOf, listBody } from './fixtures';
 import { spaceOf } from './dataset';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
-import type { ListQuery } from './api';
-import { together } from './api';
+import { eachIdAlone, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
 
 // A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
@@ -37,14 +36,15 @@ test.describe('SCOPE user scoping', () => {
   test("SCOPE-02 Filtering by another user's group Id finds nothing", requirement('SCOPE-02'), async ({ api, dataset, verify, profile }) => {
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
-    // The first page, and a later one: scoping must not stop at page 1.
-    const answers = await together(
-      [{}, { pageNumber: 2, pageSize: 1 }].map(
-        (paging) => () => api.call('ListAssetGroups', listBody(profile, { groupIds: mine, ...paging }), { as: 'otherUser' }),
-      ),
-    );
-    for (const answer of answers)
-      await verify(answer, [...filtersHold({ groupIds: mine }), refusedOrNoneOf(mine, notOtherUsers), refusedOrCountsNone(notOtherUsers)]);
+    // The first page, and a later one: scoping must not stop at page 1. Under a one-Id filter (list.idFilterTakes: one),
+    // each Id alone, whose only page is the first.
+    const queries: ListQuery[] =
+      profile.list.idFilterTakes === 'one'
+        ? eachIdAlone(profile, { groupIds: mine })
+        : [{}, { pageNumber: 2, pageSize: 1 }].map((paging) => ({ groupIds: mine, ...paging }));
+    const answers = await together(queries.map((query) => () => api.call('ListAssetGroups', listBody(profile, query), { as: 'otherUser' })));
+    for (const [i, answer] of answers.entries())
+      await verify(answer, [...filtersHold(queries[i]), refusedOrNoneOf(mine, notOtherUsers), refusedOrCountsNone(notOtherUsers)]);
   });
 
   test("SCOPE-03 Filtering by another user's exact group Name finds nothing", requirement('SCOPE-03'), async ({ api, dataset, verify, profile }) => {
@@ -72,12 +72,14 @@ test.describe('SCOPE user scoping', () => {
       const primary = groupsOf(dataset, (g) => g.via === 'primary');
       const mine = groupsOf(dataset, () => true).map((g) => g.id);
       const space = await spaceOf(api, profile, dataset, primary[0], verify);
-      // Each filter reaches for the primary user's groups by a value of theirs, alongside the Ids or Name that name them.
+      // Each filter reaches for the primary user's groups by a value of theirs, alongside the Ids or Name that name them:
+      // all their Ids, or under a one-Id filter (list.idFilterTakes: one) the Id of the group whose space and Name they are.
+      const ids = profile.list.idFilterTakes === 'one' ? [primary[0].id] : mine;
       const queries: [ListQuery, number | undefined][] = [
-        [{ assetSpaceId: space, groupIds: mine }, 0],
-        [{ groupType: 'AIGC', groupIds: mine }, 0],
+        [{ assetSpaceId: space, groupIds: ids }, 0],
+        [{ groupType: 'AIGC', groupIds: ids }, 0],
         [{ groupType: 'AIGC', name: primary[0].sent.Name }, 0],
-        [{ assetSpaceId: space, groupType: 'AIGC', name: primary[0].sent.Name, groupIds: mine }, 0],
+        [{ assetSpaceId: space, groupType: 'AIGC', name: primary[0].sent.Name, groupIds: ids }, 0],
       ];
       const answers = await together(
         queries.map(

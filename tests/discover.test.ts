@@ -44,6 +44,11 @@ const settings = (p: Profile) => ({
 /** Each new variant's own choice, as the draft must write it: `key: value`, under a `# found:` comment. */
 const CHOICES: Record<string, [key: string, value: string][]> = {
   pageSizeClamped: [['aboveMaximum', 'clamp']],
+  oneIdFilter: [
+    ['filterField', '""'],
+    ['groupIds', 'Id'],
+    ['idFilterTakes', 'one'],
+  ],
   pastEndLastPage: [['pastEnd', 'last']],
   fractionsTruncated: [['fractionalPaging', 'adjust']],
   pastEndRefused: [['pastEnd', 'refuse']],
@@ -261,32 +266,39 @@ test.describe('discover without hints, and faulty targets', () => {
     expect(settings(drafted)).toEqual(settings(expected));
   });
 
-  test('an Id filter that takes one Id as a string: said so; the other filters, where they sit and how the Name matches, found one group at a time', async () => {
+  test('an Id filter that takes one Id as a string: drafted as list.idFilterTakes: one; the other filters, where they sit and how the Name matches, found one group at a time', async () => {
     test.setTimeout(120_000);
-    // As a Flask server built blind from the spec did: every filter at the top level, Id a string. The draft cannot
-    // express the Id filter, but the other filters' place, names and name matching can be asked one group at a
-    // time, and a kit run with the draft judges them. Names and matching other than the reference's, so "found" means found.
+    // As a Flask server built blind from the spec did: every filter at the top level, Id a string, found one group at a time.
+    // Names and matching other than the reference's, so "found" means found.
     const { drafted, text, stdout } = await draftOf(
       'oneIdFilter',
       { list: { filterField: '', nameMatch: 'case-insensitive-prefix', filters: { name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' } } },
       ONE_ID_FILTER,
       { lagMs: 800, env: { AG_VISIBILITY_TIMEOUT_MS: '10000' } },
     );
-    expect(stdout).toContain('the Id filter takes one Id as a string (Id at the top level), not a list');
-    expect({ filterField: drafted.list.filterField, nameMatch: drafted.list.nameMatch, filters: drafted.list.filters }).toEqual({
+    expect(stdout).toContain('list.idFilterTakes = "one"');
+    expect({
+      filterField: drafted.list.filterField,
+      nameMatch: drafted.list.nameMatch,
+      idFilterTakes: drafted.list.idFilterTakes,
+      filters: drafted.list.filters,
+    }).toEqual({
       filterField: '',
       nameMatch: 'case-insensitive-prefix',
-      filters: { groupIds: 'GroupIds', name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' },
+      idFilterTakes: 'one',
+      filters: { groupIds: 'Id', name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' },
     });
     for (const [key, value] of [
       ['filterField', '""'],
+      ['groupIds', 'Id'],
+      ['idFilterTakes', 'one'],
       ['name', 'Keyword'],
       ['groupType', 'Type'],
       ['assetSpaceId', 'SpaceId'],
       ['nameMatch', 'case-insensitive-prefix'],
     ])
       expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
-    // The length bounds are still found: they come before the one-group filter probes in the budget.
+    // The length bounds are still found, after the Name filter and before the value filters in the budget.
     expect(evidenceOf(text, 'Name', '64')?.[0], 'create.maxLength.Name').toMatch(/^# found: /);
     // Paging needs several of the run's groups in one list: kept, and said why.
     expect(text).toMatch(/the Id filter takes one Id, so no list holds several of the run's groups to page through/);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
+import { eachIdAlone, listBody } from '../suites/list-body';
 import { checkProfileConsistency, COMPONENTS, compileComponent, errorKinds, openapi, validate, validators, type ComponentName } from '../schemas/index';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
 import { parseYamlWith } from '../schemas/yaml';
@@ -115,6 +116,26 @@ test('checkProfileConsistency reports settings that the profile schemas contradi
       `a problem for ${setting} in:\n${problems.join('\n')}`,
     ).toBe(true);
   }
+});
+
+test('checkProfileConsistency reports an Id filter of one Id whose schema still takes a list', () => {
+  const oneId = loadProfile();
+  oneId.list.idFilterTakes = 'one';
+  expect(checkProfileConsistency(oneId).join('\n')).toMatch(/^list\.idFilterTakes: .*"GroupIds":\["group-1"\].* should be an invalid/m);
+});
+
+test('a one-Id profile sends each Id alone: listBody refuses several, eachIdAlone splits them', () => {
+  const oneId = loadProfile();
+  oneId.list.idFilterTakes = 'one';
+  expect(listBody(oneId, { groupIds: ['g1'] })).toEqual({ Filter: { GroupIds: 'g1' } });
+  expect(() => listBody(oneId, { groupIds: ['g1', 'g2'] })).toThrow(/takes one Id/);
+  expect(eachIdAlone(oneId, { groupIds: ['g1', 'g2'], groupType: 'AIGC' })).toEqual([
+    { groupIds: ['g1'], groupType: 'AIGC' },
+    { groupIds: ['g2'], groupType: 'AIGC' },
+  ]);
+  // The reference profile sends them together, as one list.
+  expect(eachIdAlone(loadProfile(), { groupIds: ['g1', 'g2'] })).toEqual([{ groupIds: ['g1', 'g2'] }]);
+  expect(listBody(loadProfile(), { groupIds: ['g1', 'g2'] })).toEqual({ Filter: { GroupIds: ['g1', 'g2'] } });
 });
 
 test('checkProfileConsistency reports $defs that do not compile', () => {

@@ -27,7 +27,7 @@ export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): Mu
     if (refused)
       return {
         ...failure,
-        profileMismatch: `the visibility poll, a list filtered by Id, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField and list.filters.groupIds`,
+        profileMismatch: `the visibility poll, a list filtered by Id, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField, list.filters.groupIds and list.idFilterTakes`,
       };
     return failure;
   });
