@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
-import { everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { channelNamePart, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, eachIdAlone, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
@@ -40,9 +40,10 @@ test.describe('CHAN channel scoping', () => {
       }));
     });
     // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first. Under a
-    // one-Id filter (list.idFilterTakes: one), the run's groups by their Name prefix, where the Name filter matches a part.
+    // one-Id filter (list.idFilterTakes: one), by the Name part the two alone share, where the Name filter matches a part.
     const channels = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
-    const walked: ListQuery | undefined = profile.list.idFilterTakes !== 'one' ? { groupIds: channels } : substring ? { name: dataset.prefix } : undefined;
+    const walked: ListQuery | undefined =
+      profile.list.idFilterTakes !== 'one' ? { groupIds: channels } : substring ? { name: channelNamePart(dataset) } : undefined;
     const walks = roles.flatMap((role) => {
       const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
       return !walked

@@ -103,10 +103,10 @@ export const GROUPS = {
   projectNameOmitted: { key: 'p3', via: 'primary' },
   /** At the profile's bounds: CREATE-05's alone. Not a p key: pagedGroups pages through the p groups by their shared Name part. */
   atBounds: { key: 'e5', via: 'primary' },
-  /** Created through the channel-A token. */
-  channelA: { key: 'a', via: 'channelA' },
+  /** Created through the channel-A token. Both channels' keys start with c: channelNamePart finds the two and no other. */
+  channelA: { key: 'ca', via: 'channelA' },
   /** Created through the channel-B token. */
-  channelB: { key: 'b', via: 'channelB' },
+  channelB: { key: 'cb', via: 'channelB' },
 } as const satisfies Record<string, { key: string; via: TokenRole }>;
 export type GroupName = keyof typeof GROUPS;
 
@@ -299,6 +299,8 @@ export function readOf(reads: Read[], id: string): Exchange {
 
 /** The part of a Name that the run's primary groups alone share (dataset-setup.ts names them `<prefix>ds-<key>-<salt>`). */
 export const primaryNamePart = (dataset: Dataset): string => `${dataset.prefix}ds-p`;
+/** The part of a Name that the run's two channel groups alone share. */
+export const channelNamePart = (dataset: Dataset): string => `${dataset.prefix}ds-c`;
 
 /**
  * The run's primary groups (groupsOf: the group at the bounds left out), and a query that lists
