@@ -12,6 +12,11 @@ export interface Scope {
    * filters are probed one group at a time.
    */
   oneId?: boolean;
+  /**
+   * Under a one-Id filter, once the Name filter is known to match part of a Name: the filter that lists
+   * exactly `all` (the Name part the run's groups share), so that the paging can be probed (scopedByName).
+   */
+  byName?: Record<string, string>;
   all: string[];
   assetSpaceId: string | undefined;
   items: Record<string, unknown>[];
@@ -21,6 +26,7 @@ export interface Scope {
 
 export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filters: Record<string, unknown> = {}, ids = scope.all): Record<string, unknown> {
   if (!scope.oneId) return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids, ...filters }, extra);
+  if (scope.byName && ids === scope.all) return withFilters({ filterField: scope.wrapper }, { ...scope.byName, ...filters }, extra);
   // A probe that asks for several groups under a filter of one Id is the kit's mistake, not the target's.
   if (ids.length !== 1) throw new Error(`a list of ${ids.length} of the run's groups was asked for under an Id filter that takes one Id`);
   return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids[0], ...filters }, extra);
@@ -176,7 +182,7 @@ async function confirmScope(
 
 /** The Name filter's field and how it matches, over two of the run's groups. */
 export async function nameFilter(session: ProbeSession, scope: Scope): Promise<void> {
-  // The groups the Id filter was found with: under a filter of one Id this runs after the length bounds' creates.
+  // The groups the Id filter was found with (not those the length bounds create later).
   const groups = session.created.filter((g) => scope.all.includes(g.id));
   const [a, other] = [groups[0], groups.find((g, i) => i > 0 && g.name.length < 60) ?? groups[1]];
   const pair = [a.id, other.id];
@@ -344,4 +350,22 @@ export async function valueFilter(
     eliminated.push(`${candidate}: ${session.summary(answer)}`);
   }
   session.keep(setting, `no name tried narrowed the run's groups: ${eliminated.join('; ')}`);
+}
+
+/**
+ * Under a one-Id filter: a list of all the run's groups by the Name part they share (`agc-<run>-Disc-`),
+ * where the Name filter was found to match part of a Name. Checked once: exactly the run's groups, or
+ * the paging is not probed. Returns the scope with `byName` set, or undefined.
+ */
+export async function scopedByName(session: ProbeSession, scope: Scope): Promise<Scope | undefined> {
+  const field = session.decisions.get('list.filters.name');
+  const match = session.decisions.get('list.nameMatch');
+  if (!field?.determined || !match?.determined || String(match.value).endsWith('exact')) return undefined;
+  const byName = { [field.value as string]: `${session.namePrefix}${NAME_INFIX}` };
+  const body = withFilters({ filterField: scope.wrapper }, byName);
+  const answer = await session.list(body);
+  const got = idsOf(answer);
+  const total = resultOf(answer)?.TotalCount;
+  if (answer.status !== 200 || got.length !== scope.all.length || total !== scope.all.length || !scope.all.every((id) => got.includes(id))) return undefined;
+  return { ...scope, byName };
 }

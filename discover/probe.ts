@@ -21,7 +21,7 @@ import { BudgetExhausted, ProbeSession, type Decision } from './client';
 import { createRunGroups } from './create';
 import { lengthBounds } from './lengths';
 import { errorPart } from './error-shape';
-import { idFilter, nameFilter, timestampFormat, valueFilter } from './list';
+import { idFilter, nameFilter, scopedByName, timestampFormat, valueFilter, type Scope } from './list';
 import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums, pastEnd } from './paging';
 
 export { BUDGET, shortJson, TargetError, TokenError, type Decision, type Target } from './client';
@@ -69,18 +69,21 @@ export class Prober extends ProbeSession {
         // run can page through the run's groups at all (pagedGroups), so it comes first; then the length bounds; the
         // value filters, asked one group at a time, with what is left.
         timestampFormat(this, scope);
-        this.keepPaging("the Id filter takes one Id, so no list holds several of the run's groups to page through");
         await nameFilter(this, scope);
+        // Where the Name filter matches part of a Name, the Name part the run's groups share lists them all: the paging is
+        // probed through it, as the kit's run pages through its own groups (pagedGroups).
+        const byName = await scopedByName(this, scope);
+        if (byName) await this.paging(byName, defaults);
+        else
+          this.keepPaging(
+            "the Id filter takes one Id and no Name part lists the run's groups (the Name filter matches whole Names, or is not known), so no list holds several of them to page through",
+          );
         await lengthBounds(this, required);
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
       } else if (scope) {
         timestampFormat(this, scope);
-        const sized = await pageSizeField(this, scope, defaults);
-        if (sized) await pageNumberField(this, scope, sized, defaults);
-        await pagingMinimums(this, scope);
-        await largestPage(this, scope);
-        await pastEnd(this, scope);
+        await this.paging(scope, defaults);
         await nameFilter(this, scope);
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
@@ -105,6 +108,15 @@ export class Prober extends ProbeSession {
   }
 
   /** The paging settings a list of one group cannot show (its defaults are read from any list). */
+  /** The paging fields and bounds, over a list of all the run's groups. */
+  private async paging(scope: Scope, defaults: { pageNumber: number; pageSize: number }): Promise<void> {
+    const sized = await pageSizeField(this, scope, defaults);
+    if (sized) await pageNumberField(this, scope, sized, defaults);
+    await pagingMinimums(this, scope);
+    await largestPage(this, scope);
+    await pastEnd(this, scope);
+  }
+
   private keepPaging(why: string): void {
     for (const setting of PAGING_SETTINGS) this.keep(setting, why);
   }

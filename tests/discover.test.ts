@@ -270,9 +270,17 @@ test.describe('discover without hints, and faulty targets', () => {
     test.setTimeout(120_000);
     // As a Flask server built blind from the spec did: every filter at the top level, Id a string, found one group at a time.
     // Names and matching other than the reference's, so "found" means found.
-    const { drafted, text, stdout } = await draftOf(
+    const { expected, drafted, text, stdout } = await draftOf(
       'oneIdFilter',
-      { list: { filterField: '', nameMatch: 'case-insensitive-prefix', filters: { name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' } } },
+      {
+        list: {
+          filterField: '',
+          nameMatch: 'case-insensitive-prefix',
+          filters: { name: 'Keyword', groupType: 'Type', assetSpaceId: 'SpaceId' },
+          pageNumber: { field: 'Page', pastEnd: 'last' },
+          pageSize: { field: 'Size', aboveMaximum: 'clamp' },
+        },
+      },
       ONE_ID_FILTER,
       { lagMs: 800, env: { AG_VISIBILITY_TIMEOUT_MS: '10000' } },
     );
@@ -300,8 +308,28 @@ test.describe('discover without hints, and faulty targets', () => {
       expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
     // The length bounds are still found, after the Name filter and before the value filters in the budget.
     expect(evidenceOf(text, 'Name', '64')?.[0], 'create.maxLength.Name').toMatch(/^# found: /);
-    // Paging needs several of the run's groups in one list: kept, and said why.
-    expect(text).toMatch(/the Id filter takes one Id, so no list holds several of the run's groups to page through/);
+    // Paging needs several of the run's groups in one list: the Name part they share lists them, the Name filter matching a leading part.
+    // Paging fields and bounds other than the reference's, so "found" means found.
+    expect({ pageNumber: drafted.list.pageNumber, pageSize: drafted.list.pageSize }).toEqual({
+      pageNumber: expected.list.pageNumber,
+      pageSize: expected.list.pageSize,
+    });
+    for (const [key, value] of [
+      ['field', 'Size'],
+      ['field', 'Page'],
+      ['maximum', '100'],
+      ['aboveMaximum', 'clamp'],
+      ['pastEnd', 'last'],
+    ])
+      expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+    expect(text).toContain('"Keyword":"agc-');
+  });
+
+  test('an Id filter of one Id and a Name filter of whole Names: the paging is kept at the reference, and said why', async () => {
+    test.setTimeout(120_000);
+    const { drafted, text } = await draftOf('oneIdExact', { list: { nameMatch: 'exact' } }, ONE_ID_FILTER);
+    expect({ idFilterTakes: drafted.list.idFilterTakes, nameMatch: drafted.list.nameMatch }).toEqual({ idFilterTakes: 'one', nameMatch: 'exact' });
+    expect(text).toMatch(/the Id filter takes one Id and no Name part lists the run's groups/);
   });
 
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
