@@ -16,7 +16,8 @@ export async function createRunGroups(session: ProbeSession): Promise<Record<str
     GroupType: 'AIGC',
     ProjectName: 'default',
   };
-  let fields: Record<string, string> = { Name: session.name('a') };
+  // g0, g1, g2: the run's three groups share the Name part `Disc-g`, which no later group has (scopedByName).
+  let fields: Record<string, string> = { Name: session.name('g0') };
   const refusals: string[] = [];
   for (let attempt = 0; attempt < 4; attempt++) {
     const answer = await session.create(fields);

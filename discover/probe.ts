@@ -65,20 +65,19 @@ export class Prober extends ProbeSession {
       const scope = await idFilter(this);
       const defaults = pagingDefaults(this, scope);
       if (scope?.oneId) {
-        // No list holds several of the run's groups: no paging probe. How the Name filter matches decides whether a
-        // run can page through the run's groups at all (pagedGroups), so it comes first; then the length bounds; the
-        // value filters, asked one group at a time, with what is left.
+        // A list by Id holds one of the run's groups. How the Name filter matches decides whether a run can page through
+        // the run's groups at all (pagedGroups), so it comes first. Then the length bounds, which targets choose most
+        // differently; then, where the Name filter matches part of a Name, the paging through the Name part the run's
+        // groups share, as the kit's run pages through its own groups; the value filters, with what is left.
         timestampFormat(this, scope);
         await nameFilter(this, scope);
-        // Where the Name filter matches part of a Name, the Name part the run's groups share lists them all: the paging is
-        // probed through it, as the kit's run pages through its own groups (pagedGroups).
+        await lengthBounds(this, required);
         const byName = await scopedByName(this, scope);
         if (byName) await this.paging(byName, defaults);
         else
           this.keepPaging(
             "the Id filter takes one Id and no Name part lists the run's groups (the Name filter matches whole Names, or is not known), so no list holds several of them to page through",
           );
-        await lengthBounds(this, required);
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
       } else if (scope) {
