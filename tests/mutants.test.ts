@@ -126,11 +126,23 @@ const ONE_ID_MUTANTS = [
 test.describe('mutants under a one-Id filter', () => {
   test.setTimeout(180_000);
   const variant = PROFILE_VARIANTS.find((v) => v.name === 'oneIdFilter')!;
-  for (const name of ONE_ID_MUTANTS) {
-    const mutant = MUTANTS.find((m) => m.name === name)!;
-    const server = { profile: profileFromOverride(variant.profile, variant.name) };
-    mutantTest(mutant, () => runSuites(`one-${name}`, mutant.hooks, server, { kitProfile: variant.profile }), 'under list.idFilterTakes: one');
-  }
+  const server = { profile: profileFromOverride(variant.profile, variant.name) };
+  // One profile for all of them: they share Playwright runs as the matrix does.
+  inBatches(
+    ONE_ID_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
+    (m) => ({ label: `one-${m.name}`, hooks: m.hooks, server }),
+    (m, runOf) =>
+      mutantTest(
+        m,
+        async () => {
+          const run = await runOf();
+          expect(run.profileName, 'the profile the batch ran with').toBe('oneIdFilter');
+          return run;
+        },
+        'under list.idFilterTakes: one',
+      ),
+    { kitProfile: variant.profile },
+  );
 });
 
 function mutantTest(mutant: (typeof MUTANTS)[number], runOf: () => Promise<SuiteRun>, under?: string): void {

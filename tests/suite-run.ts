@@ -64,6 +64,8 @@ export interface SuiteRun {
   /** The verdict of the run's conformance.json, as the kit's own reporter wrote it. */
   verdict: string | undefined;
   firstReason: string | null | undefined;
+  /** The name of the profile the kit ran with, as conformance.json states it. */
+  profileName: string | undefined;
   errors: string[];
   exitCode: number | null;
   stderr: string;
@@ -185,10 +187,13 @@ function readRun(
   const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
   const findings = tests.flatMap((t) => t.findings);
   const conformance = path.join(reportDir, 'conformance.json');
-  const summary = existsSync(conformance) ? (JSON.parse(readFileSync(conformance, 'utf8')) as { verdict?: string; firstReason?: string | null }) : undefined;
+  const summary = existsSync(conformance)
+    ? (JSON.parse(readFileSync(conformance, 'utf8')) as { verdict?: string; firstReason?: string | null; profile?: { name?: string } })
+    : undefined;
   return {
     verdict: summary?.verdict,
     firstReason: summary?.firstReason,
+    profileName: summary?.profile?.name,
     tests,
     fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
     checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),
@@ -212,7 +217,7 @@ const newRunId = () => `m${Date.now().toString(36)}${randomBytes(2).toString('he
 export interface BatchEntry {
   label: string;
   hooks: Partial<ReferenceHooks>;
-  /** The server's own profile, as runSuites takes it; the kit's is the reference one for every entry. */
+  /** The server's own profile, as runSuites takes it; the kit's is the batch's (runSuitesBatch). */
   server?: Pick<ReferenceOptions, 'profile'>;
 }
 
@@ -220,10 +225,10 @@ export interface BatchEntry {
  * runSuites for several servers at once: each started as runSuites starts one, the suites run against
  * all of them in one Playwright run of tests/matrix.config.ts (a project per server, each with its own
  * run id, groups, workers and conformance.json), and each server's run read as runSuites reads one.
- * The kit's profile is the reference one for all. A run that reports an error of its own (a global
+ * The kit's profile is the reference one for all, or `kitProfile` for all. A run that reports an error of its own (a global
  * setup that failed for one server, say) is no verdict on the others: then each runs alone, as runSuites.
  */
-export async function runSuitesBatch(entries: BatchEntry[]): Promise<Map<string, SuiteRun>> {
+export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOptions, 'kitProfile'> = {}): Promise<Map<string, SuiteRun>> {
   const started = performance.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-batch-'));
   const targets: { entry: BatchEntry; server: Awaited<ReturnType<typeof startReferenceServer>>; runId: string; reportDir: string }[] = [];
@@ -236,12 +241,17 @@ export async function runSuitesBatch(entries: BatchEntry[]): Promise<Map<string,
     env[MATRIX_VARIABLE] = JSON.stringify(
       targets.map((t): MatrixTarget => ({ name: t.entry.label, baseURL: t.server.url, runId: t.runId, reportDir: t.reportDir })),
     );
+    // One AG_PROFILE for the whole batch: the kit loads its profile once per process (schemas/index.ts).
+    if (options.kitProfile) {
+      env.AG_PROFILE = path.join(work, 'profile.yaml');
+      writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
+    }
     const args = [CLI, 'test', '--config', path.join(ROOT, 'tests', 'matrix.config.ts'), `--workers=${RUN.workers}`];
     const { code, stderr } = await runNode(args, env);
     const report = readReport(work, code, stderr);
     if (report.errors?.length) {
       const alone = new Map<string, SuiteRun>();
-      for (const entry of entries) alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server));
+      for (const entry of entries) alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server, options));
       return alone;
     }
     return new Map(
@@ -262,7 +272,12 @@ const BATCH = 8;
  * group that runs in one worker, in order: its first test runs the batch, the others read their runs
  * from it (a worker that restarts after a failed test runs the batch again for the rest).
  */
-export function inBatches<T>(items: readonly T[], entryOf: (item: T) => BatchEntry, declare: (item: T, runOf: () => Promise<SuiteRun>) => void): void {
+export function inBatches<T>(
+  items: readonly T[],
+  entryOf: (item: T) => BatchEntry,
+  declare: (item: T, runOf: () => Promise<SuiteRun>) => void,
+  options: Pick<RunOptions, 'kitProfile'> = {},
+): void {
   for (let i = 0; i < items.length; i += BATCH) {
     const batch = items.slice(i, i + BATCH);
     test.describe(() => {
@@ -270,7 +285,7 @@ export function inBatches<T>(items: readonly T[], entryOf: (item: T) => BatchEnt
       let runs: Promise<Map<string, SuiteRun>> | undefined;
       for (const item of batch) {
         const { label } = entryOf(item);
-        declare(item, () => (runs ??= runSuitesBatch(batch.map(entryOf))).then((all) => all.get(label)!));
+        declare(item, () => (runs ??= runSuitesBatch(batch.map(entryOf), options)).then((all) => all.get(label)!));
       }
     });
   }
