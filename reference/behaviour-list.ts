@@ -57,7 +57,7 @@ export function validateList(body: Record<string, unknown>, ctx: HookContext): L
 /** The reference refuses no valid query, except a page past the end under a profile whose list.pageNumber.pastEnd is refuse. */
 export function authorizeList(principal: Principal, query: ListQuery, ctx: HookContext): ApiError | null {
   if (ctx.profile.list.pageNumber.pastEnd !== 'refuse') return null;
-  const last = lastPage(matching(principal, query, ctx).length, query.pageSize);
+  const last = lastPage(matching(principal, query, ctx).length, query.pageSize, ctx.profile.list.pageNumber.minimum);
   if (query.pageNumber <= last) return null;
   return badRequest('ListAssetGroups', `${ctx.profile.list.pageNumber.field} ${query.pageNumber} is past the last page, ${last}`);
 }
@@ -68,9 +68,12 @@ export function matching(principal: Principal, query: ListQuery, ctx: HookContex
   return ctx.store.snapshot().filter((g) => hooks.visibleTo(g, principal) && hooks.matchesFilter(g, query.filter, ctx));
 }
 
-/** The number of the last page; 1 when nothing matches (page 1 always exists, empty or not). */
-function lastPage(matches: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(matches / pageSize));
+/**
+ * The number of the last page; the first when nothing matches (the first page always exists, empty or
+ * not). Pages count from list.pageNumber.minimum: 1, or 0 under a zero-based profile (Spring Data's Pageable).
+ */
+function lastPage(matches: number, pageSize: number, first: number): number {
+  return first + Math.max(0, Math.ceil(matches / pageSize) - 1);
 }
 
 export function visibleTo(group: GroupRecord, principal: Principal): boolean {
@@ -92,9 +95,10 @@ export function listGroups(principal: Principal, query: ListQuery, ctx: HookCont
   // A page past the end: empty (slice clamps, so huge page numbers are simply empty), or, under
   // pastEnd: last, the last page with its own number, as Django's Paginator.get_page serves it.
   // (pastEnd: refuse never gets here: authorizeList refused it.)
-  const last = lastPage(matches.length, query.pageSize);
+  const first = ctx.profile.list.pageNumber.minimum;
+  const last = lastPage(matches.length, query.pageSize, first);
   const pageNumber = ctx.profile.list.pageNumber.pastEnd === 'last' && query.pageNumber > last ? last : query.pageNumber;
-  const offset = (pageNumber - 1) * query.pageSize;
+  const offset = (pageNumber - first) * query.pageSize;
   return {
     Items: matches.slice(offset, offset + query.pageSize).map((g) => hooks.toListItem(g)),
     TotalCount: matches.length,

@@ -70,6 +70,8 @@ function listRequest(o: {
   pageSize?: string;
   sizeDefault?: number;
   sizeMax?: number;
+  /** The first page's number, and the default: 1 unless stated. */
+  firstPage?: number;
   /** '' puts the filters at the top level. */
   wrapper?: string;
   /** The Id filter takes one Id as a string (list.idFilterTakes: one). */
@@ -87,7 +89,7 @@ function listRequest(o: {
     type: 'object',
     properties: {
       ...(o.wrapper === '' ? filters : { [o.wrapper ?? 'Filter']: { type: 'object', properties: filters } }),
-      [o.pageNumber ?? 'PageNumber']: { type: 'integer', minimum: 1, default: 1 },
+      [o.pageNumber ?? 'PageNumber']: { type: 'integer', minimum: o.firstPage ?? 1, default: o.firstPage ?? 1 },
       [o.pageSize ?? 'PageSize']: { type: 'integer', minimum: 1, maximum: o.sizeMax ?? 100, default: o.sizeDefault ?? 10 },
     },
   };
@@ -357,6 +359,18 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
       "A page past the end answers the last page, with that page's own PageNumber (page 1, empty, when nothing matches), as Django's Paginator.get_page() does: it catches EmptyPage and serves num_pages.",
     allows: PAGINATION_IMPLIED,
     profile: { name: 'pastEndLastPage', list: { pageNumber: { pastEnd: 'last' } } },
+  },
+  {
+    name: 'zeroBasedPages',
+    description:
+      "Pages counted from 0: PageNumber 0 is the first page and the default, as Spring Data's Pageable counts them (PageRequest.of(page, size), spring.data.web.pageable.one-indexed-parameters false by default).",
+    allows: '| PageNumber | integer | Page number of this result. |',
+    profile: {
+      name: 'zeroBasedPages',
+      list: { pageNumber: { minimum: 0, default: 0 } },
+      $defs: { ProfileListRequest: listRequest({ firstPage: 0, description: 'Variant zeroBasedPages: PageNumber counts from 0.' }) },
+    },
+    advises: 'list.pageNumber.minimum: 0',
   },
   {
     name: 'pastEndRefused',

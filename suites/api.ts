@@ -21,7 +21,7 @@ import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
-export { askedOf, eachIdAlone, listBody, type ListQuery } from './list-body';
+export { askedOf, eachIdAlone, listBody, nthPage, type ListQuery } from './list-body';
 export { redactTokens } from '../client/redact';
 export { longestChain, type RequestStats } from '../client/request-stats';
 export { RATE_LIMITED_REASON, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';

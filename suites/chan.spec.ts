@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
 import { channelNamePart, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
-import { askedOf, eachIdAlone, together, type ListQuery } from './api';
+import { askedOf, eachIdAlone, nthPage, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
 
 // A channel-bound token finds nothing of another channel: a refusal (any 4xx), or a list without
@@ -48,10 +48,10 @@ test.describe('CHAN channel scoping', () => {
       const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
       return !walked
         ? []
-        : [1, 2].map((pageNumber) => ({
+        : [1, 2].map((n) => ({
             others,
             query: walked,
-            call: () => api.call('ListAssetGroups', listBody(profile, { ...walked, pageNumber, pageSize: 1 }), { as: role }),
+            call: () => api.call('ListAssetGroups', listBody(profile, { ...walked, pageNumber: nthPage(profile, n), pageSize: 1 }), { as: role }),
           }));
     });
     const answers = await together([...reads, ...walks].map((r) => r.call));

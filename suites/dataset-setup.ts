@@ -1,4 +1,4 @@
-import { Api, CONCURRENCY, listBody, RawBody, type ListQuery, type Read } from './api';
+import { Api, CONCURRENCY, listBody, nthPage, RawBody, type ListQuery, type Read } from './api';
 import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
@@ -273,7 +273,10 @@ const seenPrimary = (dataset: Dataset): string[] =>
 /**
  * Pages of size 1 over the run's visible primary groups: does the target read the profile's paging
  * fields at all? A first page holding more than one, or a second page holding the first page's group
- * under another PageNumber than 2, shows it does not: the paging requirements are then not assessable.
+ * under another PageNumber than the second's, shows it does not. And does it count pages from where the
+ * profile does? A page before the profile's first, served with its items under that very PageNumber,
+ * shows a target that counts from 0 (Spring Data's Pageable). Either way the paging requirements are
+ * then not assessable, with the settings that fit.
  */
 async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
@@ -283,9 +286,12 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   const oneId = profile.list.idFilterTakes === 'one';
   if (oneId && nameMatchParts(profile.list.nameMatch).mode === 'exact') return;
   const query: ListQuery = oneId ? { name: primaryNamePart(dataset) } : { groupIds: seen };
-  const [first, second] = await Promise.all(
-    [1, 2].map((number) => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: number, pageSize: 1 }))),
-  );
+  const before = pageNumber.minimum - 1;
+  const [first, second, earlier] = await Promise.all([
+    ...[1, 2].map((n) => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, n), pageSize: 1 }))),
+    // The page before the first, of the same query: a target that clamps a negative offset to 0 (SQLite) serves the first page's group there.
+    api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: before, pageSize: 1 })),
+  ]);
   const held = itemsOf(first).length;
   const echoed = readPointer(first.response?.json, '/Result/PageSize');
   if (held > 1 && echoed !== 1) {
@@ -295,9 +301,25 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   }
   const ids = (ex: Exchange) => itemsOf(ex).map((item) => item.Id);
   const number = readPointer(second.response?.json, '/Result/PageNumber');
-  if (held === 1 && JSON.stringify(ids(first)) === JSON.stringify(ids(second)) && number !== 2) {
+  if (held === 1 && JSON.stringify(ids(first)) === JSON.stringify(ids(second)) && number !== nthPage(profile, 2)) {
     (dataset.profileMismatch ??= {}).paging =
-      `pages asked with ${pageNumber.field}: 1 and 2 held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
+      `pages asked with ${pageNumber.field}: ${nthPage(profile, 1)} and ${nthPage(profile, 2)} held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
+    return;
+  }
+  // Another group than the first page's, under the PageNumber asked: a page of its own. One that only echoes the number
+  // over the first page's group (an offset below 0 clamped) is an invalid value served, PAGE-07's finding.
+  const earlierIds = ids(earlier);
+  if (
+    earlier.response?.status === 200 &&
+    readPointer(earlier.response.json, '/Result/PageNumber') === before &&
+    earlierIds.length === 1 &&
+    held === 1 &&
+    earlierIds[0] !== ids(first)[0] &&
+    seen.includes(earlierIds[0] as string)
+  ) {
+    const defaultToo = readPointer(dataset.shared.emptyList.response?.json, '/Result/PageNumber') === before ? ` and list.pageNumber.default: ${before}` : '';
+    (dataset.profileMismatch ??= {}).paging =
+      `${pageNumber.field}: ${before} of size 1 was served with Result.PageNumber ${before} and another group than ${pageNumber.field}: ${pageNumber.minimum}: the target counts pages from ${before}, not ${pageNumber.minimum}; set list.pageNumber.minimum: ${before}${defaultToo}`;
   }
 }
 

@@ -41,6 +41,14 @@ export function eachIdAlone(profile: Profile, query: ListQuery): ListQuery[] {
   return query.groupIds.map((id) => ({ ...query, groupIds: [id] }));
 }
 
+/**
+ * The number of the nth page (n counted from 1) as the profile numbers pages: from list.pageNumber.minimum,
+ * 1, or 0 where the target counts from 0 (Spring Data's Pageable).
+ */
+export function nthPage(profile: Profile, n: number): number {
+  return profile.list.pageNumber.minimum + n - 1;
+}
+
 /** Only those of `ids` that a query asks for by Id (all of them for a query without an Id filter). */
 export function askedOf(query: ListQuery, ids: string[]): string[] {
   return query.groupIds === undefined ? ids : ids.filter((id) => query.groupIds!.includes(id));

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 import { itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Kit, type Verify } from './fixtures';
 import { pagedGroups, type Dataset } from './dataset';
-import type { ListQuery } from './api';
+import { nthPage, type ListQuery } from './api';
 import { checkProperty } from './property';
 import {
   createdWithId,
@@ -108,7 +108,9 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
     // A page that may lie past the end is PAGE-06's to judge (list.pageNumber.pastEnd): a target that answers it
     // with the last page, or refuses it, has made the other profile's choice, which the model cannot tell from a bug.
     if ((this.pageNumber - 1) * this.pageSize >= visible.length) return;
-    const exchange = await listOf(r, { groupIds: asked }, this.pageSize, this.pageNumber);
+    // this.pageNumber counts pages from 1; the target numbers them from the profile's first page (nthPage).
+    const pageNumber = nthPage(r.profile, this.pageNumber);
+    const exchange = await listOf(r, { groupIds: asked }, this.pageSize, pageNumber);
     m.listed = true;
     await r.verify(exchange, [
       // Asking only for pending groups may match nothing yet: how such a list is answered is LIST-06's.
@@ -118,14 +120,14 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
         everyItem('Id is one of those asked for', (item) => asked.includes(item.Id as string), 'filtering by logical ID'),
       ),
       owned('PAGE-01', itemsAtMost(this.pageSize)),
-      owned('PAGE-02', pagingEchoes(this.pageNumber, this.pageSize)),
+      owned('PAGE-02', pagingEchoes(pageNumber, this.pageSize)),
       // A page that can hold them all must show every visible group asked for (a missing one is lost: VIS-02).
       ...(this.pageNumber === 1 && this.pageSize >= asked.length ? [listsIncluding(visible)] : []),
       // More counted than asked for is the Id filter letting others in (LIST-04's), not a miscount.
       owned('LIST-04', totalAtMost(asked.length)),
       owned('PAGE-04', modelTotal(visible.length, asked.length)),
       // Pages past the end are PAGE-06's (a SHOULD) and judged there: here they would block this MUST.
-      modelCount(this.pageNumber, this.pageSize),
+      modelCount(pageNumber, this.pageSize),
     ]);
     markSeen(m, exchange);
   }
@@ -146,7 +148,9 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
     const chosen = visible.filter((_, i) => this.picks[i % this.picks.length]);
     const picked = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
     const { ids, query } = oneId(r) ? r.paged : { ids: picked, query: { groupIds: picked } };
-    const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, query, this.pageSize, i + 1)));
+    const pages = await Promise.all(
+      Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, query, this.pageSize, nthPage(r.profile, i + 1))),
+    );
     m.walked = true;
     for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(this.pageSize))]);
     await r.judge(pages, pagesPartition(ids));

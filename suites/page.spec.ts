@@ -19,7 +19,7 @@ import {
   totalAtMost,
   totalCountIs,
 } from './checks';
-import { ahead, together } from './api';
+import { ahead, nthPage, together } from './api';
 
 // Pages of the run's own groups (their Ids, or a Name part only they share: pagedGroups), so a run costs the same whatever else the target holds;
 // then generated paging values, and a model of creates, lists and page walks.
@@ -32,7 +32,9 @@ test.describe('PAGE paging fields and invariants', () => {
     pagingAssessable(dataset);
     const { query } = pagedGroups(profile, dataset);
     const sizes = [1, PAGE_SIZE];
-    const answers = await together(sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: 1, pageSize }))));
+    const answers = await together(
+      sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, 1), pageSize }))),
+    );
     for (const [i, pageSize] of sizes.entries()) await verify(answers[i], [...LISTED, ...filtersHold(query), itemsAtMost(pageSize)]);
   });
 
@@ -41,9 +43,9 @@ test.describe('PAGE paging fields and invariants', () => {
     const { query } = pagedGroups(profile, dataset);
     // Pages within the result: what a page past the end says is PAGE-06's (the profile's list.pageNumber.pastEnd).
     const pagings = [
-      [2, PAGE_SIZE],
-      [1, profile.list.pageSize.maximum],
-      [2, 3],
+      [nthPage(profile, 2), PAGE_SIZE],
+      [nthPage(profile, 1), profile.list.pageSize.maximum],
+      [nthPage(profile, 2), 3],
     ];
     const answers = await together(
       pagings.map(
@@ -70,7 +72,7 @@ test.describe('PAGE paging fields and invariants', () => {
     pagingAssessable(dataset);
     const { ids, query, filteredBy } = pagedGroups(profile, dataset);
     const pages = await together(
-      [1, 2].map((pageNumber) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber, pageSize: PAGE_SIZE }))),
+      [1, 2].map((n) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, n), pageSize: PAGE_SIZE }))),
     );
     for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)]);
   });
@@ -81,7 +83,7 @@ test.describe('PAGE paging fields and invariants', () => {
     const pages = await together(
       Array.from(
         { length: Math.ceil(ids.length / PAGE_SIZE) },
-        (_, i) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: i + 1, pageSize: PAGE_SIZE })),
+        (_, i) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, i + 1), pageSize: PAGE_SIZE })),
       ),
     );
     for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(PAGE_SIZE))]);
@@ -91,7 +93,7 @@ test.describe('PAGE paging fields and invariants', () => {
   test('PAGE-06 A page past the end is answered as the profile says', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { ids, query, filteredBy } = pagedGroups(profile, dataset);
-    const lastPage = Math.ceil(ids.length / PAGE_SIZE);
+    const lastPage = nthPage(profile, Math.ceil(ids.length / PAGE_SIZE));
     const answer = await api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: lastPage + 1, pageSize: PAGE_SIZE }));
     // Judged before anything that needs a 200: a refusal may be the profile's choice.
     const judged = pastEndAnswer(lastPage + 1, lastPage, ids.length);

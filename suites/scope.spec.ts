@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, listBody } from './fixtures';
 import { spaceOf } from './dataset';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
-import { eachIdAlone, together, type ListQuery } from './api';
+import { eachIdAlone, nthPage, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
 
 // A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
@@ -41,7 +41,7 @@ test.describe('SCOPE user scoping', () => {
     const queries: ListQuery[] =
       profile.list.idFilterTakes === 'one'
         ? eachIdAlone(profile, { groupIds: mine })
-        : [{}, { pageNumber: 2, pageSize: 1 }].map((paging) => ({ groupIds: mine, ...paging }));
+        : [{}, { pageNumber: nthPage(profile, 2), pageSize: 1 }].map((paging) => ({ groupIds: mine, ...paging }));
     const answers = await together(queries.map((query) => () => api.call('ListAssetGroups', listBody(profile, query), { as: 'otherUser' })));
     for (const [i, answer] of answers.entries())
       await verify(answer, [...filtersHold(queries[i]), refusedOrNoneOf(mine, notOtherUsers), refusedOrCountsNone(notOtherUsers)]);

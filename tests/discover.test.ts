@@ -50,6 +50,10 @@ const CHOICES: Record<string, [key: string, value: string][]> = {
     ['idFilterTakes', 'one'],
   ],
   pastEndLastPage: [['pastEnd', 'last']],
+  zeroBasedPages: [
+    ['minimum', '0'],
+    ['default', '0'],
+  ],
   fractionsTruncated: [['fractionalPaging', 'adjust']],
   pastEndRefused: [['pastEnd', 'refuse']],
   prefixName: [['nameMatch', 'case-insensitive-prefix']],

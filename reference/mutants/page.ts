@@ -92,6 +92,27 @@ export const PAGE = family({
       },
     },
   },
+  /**
+   * SQLite's OFFSET: a PageNumber below 1 goes to the query unchecked, and a negative OFFSET reads as 0, so
+   * page 0 is the first page again, said as PageNumber 0. Not a target that counts pages from 0: its page 0
+   * and page 1 hold the same groups (the run's paging probe must not take it for one).
+   */
+  negativeOffsetClamped: {
+    breaks: 'PAGE-07',
+    description:
+      'a PageNumber below 1 is not refused; the negative OFFSET reads as 0 (SQLite), so page 0 or -1 serves the first page again and Result says PageNumber 0 or -1',
+    hooks: {
+      validateList: (body, ctx) => {
+        const field = ctx.profile.list.pageNumber.field;
+        const value = body[field];
+        if (!(typeof value === 'number' && Number.isInteger(value) && value < ctx.profile.list.pageNumber.minimum)) return defaultHooks.validateList(body, ctx);
+        const { [field]: _below, ...rest } = body;
+        const query = defaultHooks.validateList(rest, ctx);
+        return query instanceof ApiError ? query : { ...query, pageNumber: value };
+      },
+      listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => Math.max(0, (q.pageNumber - 1) * q.pageSize) }),
+    },
+  },
   /** Pages after the first start one item late (off-by-one the other way): one match per page boundary is never shown. */
   pagesSkipOne: {
     breaks: 'PAGE-05',

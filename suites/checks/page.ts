@@ -185,9 +185,10 @@ export function pagesPartition(expected: string[]): MultiCheck {
 
 /** PAGE-05 in the model-based test: a page before the end holds min(PageSize, TotalCount - offset) items, a full page or the last one. */
 export function modelCount(pageNumber: number, pageSize: number): Check {
-  return named('modelCount', (ex) => {
+  return named('modelCount', (ex, ctx) => {
     const t = readPointer(ex.response?.json, '/Result/TotalCount') as number;
-    const offset = (pageNumber - 1) * pageSize;
+    // Pages count from the profile's first page number (list.pageNumber.minimum: 1, or 0).
+    const offset = (pageNumber - ctx.profile.list.pageNumber.minimum) * pageSize;
     if (offset >= t) return undefined;
     const expected = Math.max(0, Math.min(pageSize, t - offset));
     const onPage = objectItems(ex).length;
