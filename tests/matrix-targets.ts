@@ -5,6 +5,8 @@ export interface MatrixTarget {
   baseURL: string;
   runId: string;
   reportDir: string;
+  /** The kit's profile for this server (AG_PROFILE); none: the reference profile. */
+  profilePath?: string;
 }
 
 export const MATRIX_VARIABLE = 'AG_MATRIX_TARGETS';
