@@ -153,36 +153,6 @@ export function validate(name: ComponentName | (string & {}), data: unknown): { 
 
 export { errorKinds } from './spec';
 
-type Validate = typeof validate;
-const contexts = new Map<string, { profile: Profile; validate: Validate }>();
-
-/**
- * The profile at this path (the reference one for none) and a validate over its $defs: the active
- * profile's (AG_PROFILE) as it is, any other loaded once and compiled on first use beside it. What a
- * worker judges with follows its own configuration, so projects of one Playwright run (the self-test's
- * matrices) may each run with a profile of their own.
- */
-export function profileContext(profilePath: string | undefined): { profile: Profile; validate: Validate } {
-  const active = process.env.AG_PROFILE ? path.resolve(process.env.AG_PROFILE) : undefined;
-  if (profilePath === active) return { profile, validate };
-  const key = profilePath ?? '';
-  let context = contexts.get(key);
-  if (!context) {
-    const p = loadProfile(profilePath);
-    let uri: string | undefined;
-    const own = compiledOnUse(p, () => (uri ??= register(p)));
-    context = {
-      profile: p,
-      validate: (name, data) => {
-        if (!(COMPONENTS as readonly string[]).includes(name)) throw new Error(`no validator ${name}; known: ${COMPONENTS.join(', ')}`);
-        return run(own[name as ComponentName], data);
-      },
-    };
-    contexts.set(key, context);
-  }
-  return context;
-}
-
 function withPointer(data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
   const parts = pointerParts(pointer);
   let node = data;

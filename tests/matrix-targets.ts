@@ -5,8 +5,6 @@ export interface MatrixTarget {
   baseURL: string;
   runId: string;
   reportDir: string;
-  /** The kit's profile for this server (AG_PROFILE); none: the reference profile. */
-  profilePath?: string;
 }
 
 export const MATRIX_VARIABLE = 'AG_MATRIX_TARGETS';

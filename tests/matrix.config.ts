@@ -1,7 +1,7 @@
 /**
  * The suites against several reference servers (mutants or variants) in one Playwright run, one
  * project per server (tests/suite-run.ts, runSuitesBatch). Each project carries its own resolved
- * configuration (`use.kitConfig`: its URL, run id, report folder and profile), as the kit's config carries the
+ * configuration (`use.kitConfig`: its URL, run id and report folder), as the kit's config carries the
  * one of a single run; global setup runs the kit's own for each project (tests/matrix-setup.ts), and
  * each project gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is
  * the runner: Playwright's start, loading every test file, and the reporters, once per batch instead
@@ -26,7 +26,7 @@ export default defineConfig<{}, KitWorkerOptions>({
     outputDir: path.join(t.reportDir, 'test-output'),
     use: {
       ...kit.use,
-      kitConfig: loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir, AG_PROFILE: t.profilePath ?? '' }),
+      kitConfig: loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir }),
     },
   })),
 });

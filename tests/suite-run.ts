@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
@@ -217,43 +217,41 @@ const newRunId = () => `m${Date.now().toString(36)}${randomBytes(2).toString('he
 export interface BatchEntry {
   label: string;
   hooks: Partial<ReferenceHooks>;
-  /** The server's own profile, as runSuites takes it. */
+  /** The server's own profile, as runSuites takes it; the kit's is the batch's (runSuitesBatch). */
   server?: Pick<ReferenceOptions, 'profile'>;
-  /** The kit's profile for this server, as runSuites takes it (its project's AG_PROFILE). */
-  kitProfile?: Record<string, unknown>;
 }
 
 /**
  * runSuites for several servers at once: each started as runSuites starts one, the suites run against
  * all of them in one Playwright run of tests/matrix.config.ts (a project per server, each with its own
  * run id, groups, workers and conformance.json), and each server's run read as runSuites reads one.
- * The kit's profile is the entry's `kitProfile`, or the reference one. A run that reports an error of its own (a global
+ * The kit's profile is the reference one for all, or `kitProfile` for all. A run that reports an error of its own (a global
  * setup that failed for one server, say) is no verdict on the others: then each runs alone, as runSuites.
  */
-export async function runSuitesBatch(entries: BatchEntry[]): Promise<Map<string, SuiteRun>> {
+export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOptions, 'kitProfile'> = {}): Promise<Map<string, SuiteRun>> {
   const started = performance.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-batch-'));
-  const targets: { entry: BatchEntry; server: Awaited<ReturnType<typeof startReferenceServer>>; runId: string; reportDir: string; profilePath?: string }[] = [];
+  const targets: { entry: BatchEntry; server: Awaited<ReturnType<typeof startReferenceServer>>; runId: string; reportDir: string }[] = [];
   try {
     for (const entry of entries) {
       const server = await startReferenceServer({ hooks: entry.hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...entry.server });
-      const profilePath = entry.kitProfile ? path.join(work, entry.label, 'profile.yaml') : undefined;
-      if (profilePath) {
-        mkdirSync(path.dirname(profilePath), { recursive: true });
-        writeFileSync(profilePath, YAML.stringify(entry.kitProfile));
-      }
-      targets.push({ entry, server, runId: newRunId(), reportDir: path.join(work, entry.label, 'report'), profilePath });
+      targets.push({ entry, server, runId: newRunId(), reportDir: path.join(work, entry.label, 'report') });
     }
     const env = childEnv(targets[0].server.url, targets[0].runId, work);
     env[MATRIX_VARIABLE] = JSON.stringify(
-      targets.map((t): MatrixTarget => ({ name: t.entry.label, baseURL: t.server.url, runId: t.runId, reportDir: t.reportDir, profilePath: t.profilePath })),
+      targets.map((t): MatrixTarget => ({ name: t.entry.label, baseURL: t.server.url, runId: t.runId, reportDir: t.reportDir })),
     );
+    // One AG_PROFILE for the whole batch: the kit loads its profile once per process (schemas/index.ts).
+    if (options.kitProfile) {
+      env.AG_PROFILE = path.join(work, 'profile.yaml');
+      writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
+    }
     const args = [CLI, 'test', '--config', path.join(ROOT, 'tests', 'matrix.config.ts'), `--workers=${RUN.workers}`];
     const { code, stderr } = await runNode(args, env);
     const report = readReport(work, code, stderr);
     if (report.errors?.length) {
       const alone = new Map<string, SuiteRun>();
-      for (const entry of entries) alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server, { kitProfile: entry.kitProfile }));
+      for (const entry of entries) alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server, options));
       return alone;
     }
     return new Map(
@@ -274,7 +272,12 @@ const BATCH = 8;
  * group that runs in one worker, in order: its first test runs the batch, the others read their runs
  * from it (a worker that restarts after a failed test runs the batch again for the rest).
  */
-export function inBatches<T>(items: readonly T[], entryOf: (item: T) => BatchEntry, declare: (item: T, runOf: () => Promise<SuiteRun>) => void): void {
+export function inBatches<T>(
+  items: readonly T[],
+  entryOf: (item: T) => BatchEntry,
+  declare: (item: T, runOf: () => Promise<SuiteRun>) => void,
+  options: Pick<RunOptions, 'kitProfile'> = {},
+): void {
   for (let i = 0; i < items.length; i += BATCH) {
     const batch = items.slice(i, i + BATCH);
     test.describe(() => {
@@ -282,7 +285,7 @@ export function inBatches<T>(items: readonly T[], entryOf: (item: T) => BatchEnt
       let runs: Promise<Map<string, SuiteRun>> | undefined;
       for (const item of batch) {
         const { label } = entryOf(item);
-        declare(item, () => (runs ??= runSuitesBatch(batch.map(entryOf))).then((all) => all.get(label)!));
+        declare(item, () => (runs ??= runSuitesBatch(batch.map(entryOf), options)).then((all) => all.get(label)!));
       }
     });
   }
