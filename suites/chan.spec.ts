@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
-import { channelNamePart, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { channelNamePart, confinedQuery, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, eachIdAlone, nthPage, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
@@ -42,8 +42,7 @@ test.describe('CHAN channel scoping', () => {
     // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first. Under a
     // one-Id filter (list.idFilterTakes: one), by the Name part the two alone share, where the Name filter matches a part.
     const channels = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
-    const walked: ListQuery | undefined =
-      profile.list.idFilterTakes !== 'one' ? { groupIds: channels } : substring ? { name: channelNamePart(dataset) } : undefined;
+    const walked = confinedQuery(profile, channels, channelNamePart(dataset));
     const walks = roles.flatMap((role) => {
       const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
       return !walked

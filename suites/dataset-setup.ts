@@ -1,10 +1,21 @@
-import { Api, CONCURRENCY, listBody, nthPage, RawBody, type ListQuery, type Read } from './api';
+import { Api, CONCURRENCY, listBody, nthPage, RawBody, type ListQuery } from './api';
 import type { KitConfig, TokenRole } from './config';
 import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, nameMatchParts, readPointer, withFilters } from '../schemas/profile';
-import { GROUPS, itemsOf, matchingNothing, POLL_CAP_MS, primaryNamePart, VALUE_FILTERS, type Dataset, type GroupName, type ValueFilter } from './dataset';
+import { FIELD_NAME_CANDIDATES, filterLabel, lengthIn, readPointer, withFilters } from '../schemas/profile';
+import {
+  confinedQuery,
+  GROUPS,
+  itemsOf,
+  matchingNothing,
+  POLL_CAP_MS,
+  primaryNamePart,
+  VALUE_FILTERS,
+  type Dataset,
+  type GroupName,
+  type ValueFilter,
+} from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -186,15 +197,14 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         const reads = await api.listByIds(profile, pollQuery(profile, ids), { as: role });
         const answeredAt = Date.now();
         dataset.polls += reads.length;
-        const sees = ({ query, exchange }: Read) => {
+        const judged = reads.map(({ query, exchange }) => {
           const seen = new Set(itemsOf(exchange).map((item) => item.Id));
-          return { seen, all: exchange.response?.status === 200 && seen.size === query.groupIds!.length && query.groupIds!.every((id) => seen.has(id)) };
-        };
+          const all = exchange.response?.status === 200 && seen.size === query.groupIds!.length && query.groupIds!.every((id) => seen.has(id));
+          return { query, exchange, seen, all };
+        });
         // The evidence of the round: a read that missed some of its groups, if any.
-        dataset.lastPolls[role] = (reads.find((r) => !sees(r).all) ?? reads[reads.length - 1]).exchange;
-        for (const read of reads) {
-          const { query, exchange } = read;
-          const { seen, all } = sees(read);
+        dataset.lastPolls[role] = (judged.find((r) => !r.all) ?? judged[judged.length - 1]).exchange;
+        for (const { query, exchange, seen, all } of judged) {
           // A poll that listed every group it asked for, and only those, is the suites' read of them too (CHAN-01's, CREATE-02's).
           if (all) api.offer('ListAssetGroups', listBody(profile, query), { as: role }, exchange);
           if ([...seen].some((id) => !query.groupIds!.includes(id as string))) dataset.idFilterLeaked = true;
@@ -283,9 +293,8 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   if (seen.length < 2) return;
   const { pageNumber, pageSize } = profile.list;
   // The suites' paged query (pagedGroups): the Ids, or under a one-Id filter the Name part the primary groups share.
-  const oneId = profile.list.idFilterTakes === 'one';
-  if (oneId && nameMatchParts(profile.list.nameMatch).mode === 'exact') return;
-  const query: ListQuery = oneId ? { name: primaryNamePart(dataset) } : { groupIds: seen };
+  const query = confinedQuery(profile, seen, primaryNamePart(dataset));
+  if (!query) return;
   const before = pageNumber.minimum - 1;
   const [first, second, earlier] = await Promise.all([
     ...[1, 2].map((n) => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, n), pageSize: 1 }))),
@@ -354,11 +363,16 @@ function wrappersFrom(profile: Profile): string[] {
 
 /** The settings that put a filter where the target reads it. */
 function placementSettings(profile: Profile, key: FilterKey, fit: Placement): string {
-  const settings = [
+  return `${filterLabel(profile.list, profile.list.filters[key])} was ignored, ${filterLabel({ filterField: fit.wrapper }, fit.name)} filters: set ${settingsFor(profile, key, fit)}`;
+}
+
+/** The settings that differ from the profile's for a filter at this place (and, for the Id filter, of this form). */
+function settingsFor(profile: Profile, key: FilterKey, fit: Placement, takes = profile.list.idFilterTakes): string {
+  return [
     ...(fit.wrapper !== profile.list.filterField ? [`list.filterField: ${JSON.stringify(fit.wrapper)}${fit.wrapper === '' ? ' (the top level)' : ''}`] : []),
     ...(fit.name !== profile.list.filters[key] ? [`list.filters.${key}: ${fit.name}`] : []),
-  ];
-  return `${filterLabel(profile.list, profile.list.filters[key])} was ignored, ${filterLabel({ filterField: fit.wrapper }, fit.name)} filters: set ${settings.join(' and ')}`;
+    ...(takes !== profile.list.idFilterTakes ? [`list.idFilterTakes: ${takes}`] : []),
+  ].join(' and ');
 }
 
 /** The first other place of a filter where the same query is answered as `fits` says, if any. */
@@ -420,12 +434,6 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
   if (!seen.length) return;
   const { filterField, filters, idFilterTakes } = profile.list;
   const ignored = `the Id filter ${filterLabel(profile.list, filters.groupIds)}${idFilterTakes === 'one' ? ' (one Id)' : ''} was ignored`;
-  const settings = (fit: Placement, takes: Profile['list']['idFilterTakes']) =>
-    [
-      ...(fit.wrapper !== filterField ? [`list.filterField: ${JSON.stringify(fit.wrapper)}${fit.wrapper === '' ? ' (the top level)' : ''}`] : []),
-      ...(fit.name !== filters.groupIds ? [`list.filters.groupIds: ${fit.name}`] : []),
-      ...(takes !== idFilterTakes ? [`list.idFilterTakes: ${takes}`] : []),
-    ].join(' and ');
   const many: Profile = { ...profile, list: { ...profile.list, idFilterTakes: 'many' } };
   // A list of Ids elsewhere (or, under a one-Id profile, at its own place too), then one Id as a string elsewhere.
   const listFit =
@@ -436,13 +444,13 @@ async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Prom
         : await idFilterNamed(api, many, seen.slice(0, 2));
   if (listFit) {
     (dataset.profileMismatch ??= {}).idFilter =
-      `${ignored}, ${filterLabel({ filterField: listFit.wrapper }, listFit.name)} filters by a list of Ids: set ${settings(listFit, 'many')}`;
+      `${ignored}, ${filterLabel({ filterField: listFit.wrapper }, listFit.name)} filters by a list of Ids: set ${settingsFor(profile, 'groupIds', listFit, 'many')}`;
     return;
   }
   const single = await oneIdPlacement(api, profile, seen[0]);
   if (single)
     (dataset.profileMismatch ??= {}).idFilter =
-      `${ignored}, and ${filterLabel({ filterField: single.wrapper }, single.name)} filters by one Id given as a string: set ${settings(single, 'one')}. ` +
+      `${ignored}, and ${filterLabel({ filterField: single.wrapper }, single.name)} filters by one Id given as a string: set ${settingsFor(profile, 'groupIds', single, 'one')}. ` +
       'The spec says the list filters "by logical ID", not whether by one Id or by several; under list.idFilterTakes: one the kit reads groups one request each';
 }
 

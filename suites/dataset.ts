@@ -303,20 +303,29 @@ export const primaryNamePart = (dataset: Dataset): string => `${dataset.prefix}d
 export const channelNamePart = (dataset: Dataset): string => `${dataset.prefix}ds-c`;
 
 /**
- * The run's primary groups (groupsOf: the group at the bounds left out), and a query that lists
- * exactly them, to page through: their Ids; under a one-Id filter (list.idFilterTakes: one), the part
- * of a Name they alone share, where the Name filter matches part of a Name. Where it matches whole
- * Names only, no query confines a list to several of the run's groups: the running test is not assessable.
+ * A query that lists exactly these groups of the run, to page through: their Ids; under a one-Id filter
+ * (list.idFilterTakes: one), `namePart`, the part of a Name they alone share, where the Name filter
+ * matches part of a Name. undefined where it matches whole Names only: then no query lists several of
+ * the run's groups and nothing else.
+ */
+export function confinedQuery(profile: Profile, ids: string[], namePart: string): ListQuery | undefined {
+  if (profile.list.idFilterTakes !== 'one') return { groupIds: ids };
+  return nameMatchParts(profile.list.nameMatch).mode === 'exact' ? undefined : { name: namePart };
+}
+
+/**
+ * The run's primary groups (groupsOf: the group at the bounds left out) and the query that lists
+ * exactly them (confinedQuery); where there is none, the running test is not assessable.
  * `filteredBy`: the requirement of the filter that confines it, whose finding more groups than these is.
  */
 export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]; query: ListQuery; filteredBy: 'LIST-04' | 'LIST-05' } {
   const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
-  if (profile.list.idFilterTakes !== 'one') return { ids, query: { groupIds: ids }, filteredBy: 'LIST-04' };
+  const query = confinedQuery(profile, ids, primaryNamePart(dataset));
   test.skip(
-    nameMatchParts(profile.list.nameMatch).mode === 'exact',
+    !query,
     `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so no query lists several of the run's groups and nothing else to page through`,
   );
-  return { ids, query: { name: primaryNamePart(dataset) }, filteredBy: 'LIST-05' };
+  return { ids, query: query!, filteredBy: query!.groupIds ? 'LIST-04' : 'LIST-05' };
 }
 
 /**
