@@ -17,6 +17,12 @@ export interface Scope {
    * exactly `all` (the Name part the run's groups share), so that the paging can be probed (scopedByName).
    */
   byName?: Record<string, string>;
+  /**
+   * Under a one-Id filter where the Name filter matches whole Names: no filter at all, the user's whole
+   * list, which holds `all` and whatever else the user has. What holds of any list can be probed through
+   * it (the paging fields and bounds); what needs the number of matches cannot (a page past the end).
+   */
+  unconfined?: boolean;
   all: string[];
   assetSpaceId: string | undefined;
   items: Record<string, unknown>[];
@@ -27,6 +33,7 @@ export interface Scope {
 export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filters: Record<string, unknown> = {}, ids = scope.all): Record<string, unknown> {
   if (!scope.oneId) return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids, ...filters }, extra);
   if (scope.byName && ids === scope.all) return withFilters({ filterField: scope.wrapper }, { ...scope.byName, ...filters }, extra);
+  if (scope.unconfined && ids === scope.all) return withFilters({ filterField: scope.wrapper }, filters, extra);
   // A probe that asks for several groups under a filter of one Id is the kit's mistake, not the target's.
   if (ids.length !== 1) throw new Error(`a list of ${ids.length} of the run's groups was asked for under an Id filter that takes one Id`);
   return withFilters({ filterField: scope.wrapper }, { [scope.ids]: ids[0], ...filters }, extra);

@@ -51,14 +51,14 @@ export async function pageSizeField(
     const answer = await session.list(body);
     const seen = session.evidence('ListAssetGroups', body, answer);
     if (answer.status === 200 && itemsOf(answer).length === size && resultOf(answer)?.PageSize === size) {
-      session.decide('list.pageSize.field', field, `${seen}: ${size} of the run's ${scope.all.length} groups`);
+      session.decide('list.pageSize.field', field, `${seen}: ${size} of the ${scope.unconfined ? "user's groups" : `run's ${scope.all.length} groups`}`);
       return { field, firstId: idsOf(answer)[0] };
     }
     eliminated.push(`${field}: ${session.summary(answer)}`);
   }
   session.keep(
     'list.pageSize.field',
-    `a page size of ${size} over the run's ${scope.all.length} groups was ignored or refused under every name tried: ${eliminated.join('; ')}`,
+    `a page size of ${size} over the ${scope.unconfined ? "user's groups" : `run's ${scope.all.length} groups`} was ignored or refused under every name tried: ${eliminated.join('; ')}`,
   );
   return undefined;
 }

@@ -74,9 +74,12 @@ export class Prober extends ProbeSession {
         await lengthBounds(this, required);
         const byName = await scopedByName(this, scope);
         if (byName) await this.paging(byName, defaults);
+        else if (this.decisions.get('list.nameMatch')?.determined)
+          // Whole Names only: the user's whole list, which holds the run's groups, shows what holds of any list (as the kit's run reads it: pagesOf).
+          await this.paging({ ...scope, unconfined: true }, defaults);
         else
           this.keepPaging(
-            "the Id filter takes one Id and no Name part lists the run's groups (the Name filter matches whole Names, or is not known), so no list holds several of them to page through",
+            "the Id filter takes one Id and no Name part lists the run's groups (how the Name filter matches is not known), so no list holds several of them to page through",
           );
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);
@@ -106,14 +109,18 @@ export class Prober extends ProbeSession {
     };
   }
 
-  /** The paging settings a list of one group cannot show (its defaults are read from any list). */
-  /** The paging fields and bounds, over a list of all the run's groups. */
+  /** The paging fields and bounds, over a list of all the run's groups (or the user's whole list, which holds them). */
   private async paging(scope: Scope, defaults: { pageNumber: number; pageSize: number }): Promise<void> {
     const sized = await pageSizeField(this, scope, defaults);
     if (sized) await pageNumberField(this, scope, sized, defaults);
     await pagingMinimums(this, scope);
     await largestPage(this, scope);
-    await pastEnd(this, scope);
+    if (scope.unconfined)
+      this.keep(
+        'list.pageNumber.pastEnd',
+        "the Id filter takes one Id and the Name filter matches whole Names: no list holds the run's groups alone, so none has a last page the kit knows",
+      );
+    else await pastEnd(this, scope);
   }
 
   private keepPaging(why: string): void {

@@ -281,7 +281,7 @@ const seenPrimary = (dataset: Dataset): string[] =>
   dataset.groups.filter((g) => g.via === 'primary' && g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
 
 /**
- * Pages of size 1 over the run's visible primary groups: does the target read the profile's paging
+ * Pages of size 1 over the run's visible primary groups (or the user's whole list, which holds them: pagesOf): does the target read the profile's paging
  * fields at all? A first page holding more than one, or a second page holding the first page's group
  * under another PageNumber than the second's, shows it does not. And does it count pages from where the
  * profile does? A page before the profile's first, served with its items under that very PageNumber,
@@ -292,9 +292,10 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   const seen = seenPrimary(dataset);
   if (seen.length < 2) return;
   const { pageNumber, pageSize } = profile.list;
-  // The suites' paged query (pagedGroups): the Ids, or under a one-Id filter the Name part the primary groups share.
-  const query = confinedQuery(profile, seen, primaryNamePart(dataset));
-  if (!query) return;
+  // The suites' paged query (pagesOf): the Ids, or under a one-Id filter the Name part the primary groups share, or where
+  // the Name filter matches whole Names the user's whole list, which holds them and maybe more.
+  const confined = confinedQuery(profile, seen, primaryNamePart(dataset));
+  const query = confined ?? {};
   const before = pageNumber.minimum - 1;
   const [first, second, earlier] = await Promise.all([
     ...[1, 2].map((n) => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, n), pageSize: 1 }))),
@@ -324,7 +325,7 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
     earlierIds.length === 1 &&
     held === 1 &&
     earlierIds[0] !== ids(first)[0] &&
-    seen.includes(earlierIds[0] as string)
+    (!confined || seen.includes(earlierIds[0] as string))
   ) {
     const defaultToo = readPointer(dataset.shared.emptyList.response?.json, '/Result/PageNumber') === before ? ` and list.pageNumber.default: ${before}` : '';
     (dataset.profileMismatch ??= {}).paging =

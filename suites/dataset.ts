@@ -314,18 +314,31 @@ export function confinedQuery(profile: Profile, ids: string[], namePart: string)
 }
 
 /**
- * The run's primary groups (groupsOf: the group at the bounds left out) and the query that lists
- * exactly them (confinedQuery); where there is none, the running test is not assessable.
+ * The run's primary groups (groupsOf: the group at the bounds left out) and a query to read pages of:
+ * the one that lists exactly them (confinedQuery), or, where there is none (a one-Id filter and a Name
+ * filter that matches whole Names), the primary token's whole list, no filter (`confined` false). That
+ * list holds at least these groups and whatever else the user has, so what a test may judge of it is
+ * what holds of any list holding them: a page's size and echo, a TotalCount no lower than their number.
  * `filteredBy`: the requirement of the filter that confines it, whose finding more groups than these is.
  */
-export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]; query: ListQuery; filteredBy: 'LIST-04' | 'LIST-05' } {
+export function pagesOf(
+  profile: Profile,
+  dataset: Dataset,
+): { ids: string[]; query: ListQuery; confined: boolean; filteredBy: 'LIST-01' | 'LIST-04' | 'LIST-05' } {
   const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
   const query = confinedQuery(profile, ids, primaryNamePart(dataset));
+  if (!query) return { ids, query: {}, confined: false, filteredBy: 'LIST-01' };
+  return { ids, query, confined: true, filteredBy: query.groupIds ? 'LIST-04' : 'LIST-05' };
+}
+
+/** pagesOf, for a test that needs the list confined to the run's groups (a walk, a page past the end): where it cannot be, not assessable. */
+export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]; query: ListQuery; filteredBy: 'LIST-04' | 'LIST-05' } {
+  const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
   test.skip(
-    !query,
+    !confined,
     `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so no query lists several of the run's groups and nothing else to page through`,
   );
-  return { ids, query: query!, filteredBy: query!.groupIds ? 'LIST-04' : 'LIST-05' };
+  return { ids, query, filteredBy: filteredBy as 'LIST-04' | 'LIST-05' };
 }
 
 /**

@@ -329,11 +329,29 @@ test.describe('discover without hints, and faulty targets', () => {
     expect(text).toContain('"Keyword":"agc-');
   });
 
-  test('an Id filter of one Id and a Name filter of whole Names: the paging is kept at the reference, and said why', async () => {
+  test("an Id filter of one Id and a Name filter of whole Names: the paging found through the user's whole list, a page past the end kept and said why", async () => {
     test.setTimeout(120_000);
-    const { drafted, text } = await draftOf('oneIdExact', { list: { nameMatch: 'exact' } }, ONE_ID_FILTER);
+    // As a Sinatra server built blind from the spec did, with paging fields and bounds other than the reference's, so "found" means found.
+    const { expected, drafted, text } = await draftOf(
+      'oneIdExact',
+      { list: { nameMatch: 'exact', pageNumber: { field: 'Page' }, pageSize: { field: 'Size', maximum: 50, aboveMaximum: 'clamp' } } },
+      ONE_ID_FILTER,
+    );
     expect({ idFilterTakes: drafted.list.idFilterTakes, nameMatch: drafted.list.nameMatch }).toEqual({ idFilterTakes: 'one', nameMatch: 'exact' });
-    expect(text).toMatch(/the Id filter takes one Id and no Name part lists the run's groups/);
+    expect({ pageNumber: drafted.list.pageNumber, pageSize: drafted.list.pageSize }).toEqual({
+      pageNumber: expected.list.pageNumber,
+      pageSize: expected.list.pageSize,
+    });
+    for (const [key, value] of [
+      ['field', 'Size'],
+      ['field', 'Page'],
+      ['maximum', '50'],
+      ['aboveMaximum', 'clamp'],
+    ])
+      expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+    // No filter at all: the user's list, which holds the run's groups and what else the user has.
+    expect(text).toContain('# found: ListAssetGroups {"Size":1} -> HTTP 200, 1 item');
+    expect(evidenceOf(text, 'pastEnd', 'empty')?.[0]).toMatch(/^# reference value, not determined: .*no list holds the run's groups alone/);
   });
 
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;

@@ -3,14 +3,19 @@ import type { Exchange } from '../../client/exchange';
 import { invalidPagingFor, readPointer } from '../../schemas/profile';
 import { fail, idsOf, items, named, objectItems, show, type Check, type Failure, type MultiCheck } from './kit';
 
-export function totalCountIs(expected: number): Check {
+/**
+ * PAGE-04: TotalCount counts every match. `atLeast`: the query is the user's whole list (pagesOf, not
+ * confined to the run's groups), which holds these `expected` groups and whatever else the user has:
+ * a count below theirs is the page's or another query's, never this one's.
+ */
+export function totalCountIs(expected: number, { atLeast = false } = {}): Check {
   return named('totalCountIs', (ex) => {
     const got = readPointer(ex.response?.json, '/Result/TotalCount');
-    if (got !== expected)
+    if (atLeast ? typeof got !== 'number' || got < expected : got !== expected)
       return fail(
         'totalCountIs',
         `TotalCount ${show(got)} (Items on this page: ${items(ex)?.length})`,
-        `TotalCount | integer | Number of matching groups: ${expected}`,
+        `TotalCount | integer | Number of matching groups: ${atLeast ? `at least the run's own ${expected}, which this list holds` : expected}`,
         'count every match of the query, not the items of the page',
       );
     return undefined;
