@@ -220,7 +220,7 @@ export function resultsMarkdown({ scenarios, results, rerun, selfTests, runs, se
     '',
     '## Results',
     '',
-    `Each conformance run: the reference server in the bench's process on 127.0.0.1 (lag ${server.lagMs} ms, create rate 5/s with burst 10, as the embedded server), the whole kit in a child process (\`playwright test\` with the kit's reporters, 3 workers, seed ${kitEnv.AG_SEED}, ${kitEnv.AG_VISIBILITY_TIMEOUT_MS} ms visibility timeout, 25 runs per property). Wall time is the clock around the child process; requests are the server's own count. Rounds interleave the scenarios; medians are of ${runs} runs.`,
+    `Each conformance run: the reference server in the bench's process on 127.0.0.1 (lag ${server.lagMs} ms, create rate 5/s with burst 10, as the embedded server), the whole kit in a child process (\`playwright test\` with the kit's reporters, 3 workers unless the scenario names \`--workers\`, seed ${kitEnv.AG_SEED}, ${kitEnv.AG_VISIBILITY_TIMEOUT_MS} ms visibility timeout, 25 runs per property). Wall time is the clock around the child process; requests are the server's own count. Rounds interleave the scenarios; medians are of ${runs} runs.`,
     '',
     rendered,
     '',
