@@ -281,8 +281,8 @@ const seenPrimary = (dataset: Dataset): string[] =>
   dataset.groups.filter((g) => g.via === 'primary' && g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
 
 /**
- * Pages of size 1 over the run's visible primary groups (or the user's whole list, which holds them: pagesOf): does the target read the profile's paging
- * fields at all? A first page holding more than one, or a second page holding the first page's group
+ * Pages of size 1 over the run's visible primary groups (or the user's whole list, which holds them:
+ * pagesOf): does the target read the profile's paging fields at all? A first page holding more than one, or a second page holding the first page's group
  * under another PageNumber than the second's, shows it does not. And does it count pages from where the
  * profile does? A page before the profile's first, served with its items under that very PageNumber,
  * shows a target that counts from 0 (Spring Data's Pageable). Either way the paging requirements are

@@ -49,8 +49,9 @@ test('package.json says what a published package must: Apache-2.0, not private, 
 });
 
 test('npm publish --dry-run exits 0 with no warning about the package', async () => {
-  // --dry-run publishes nothing; it does ask the registry whether the version already exists.
-  const done = await exec('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, env: kitEnv(), timeoutMs: 120_000 });
+  // --dry-run publishes nothing; it does ask the registry whether the version already exists. Its own log level: what it says
+  // is read below, and `npm run -s` (the bench runs npm test so) would otherwise pass on npm_config_loglevel=silent.
+  const done = await exec('npm', ['publish', '--dry-run', '--ignore-scripts', '--loglevel=notice'], { cwd: ROOT, env: kitEnv(), timeoutMs: 120_000 });
   expect(done.status, output(done)).toBe(0);
   const all = `${done.stdout}\n${done.stderr}`;
   expect(all, output(done)).toMatch(/\(dry-run\)/);
