@@ -68,6 +68,15 @@ const CHOICES: Record<string, [key: string, value: string][]> = {
 };
 
 /** The comment block right above the first line `key: value` of a draft, or undefined when there is no such line. */
+/** The draft's paging is the target's, and each of these settings says it was found, not kept. */
+function expectPagingFound(drafted: Profile, expected: Profile, text: string, found: [string, string][]): void {
+  expect({ pageNumber: drafted.list.pageNumber, pageSize: drafted.list.pageSize }).toEqual({
+    pageNumber: expected.list.pageNumber,
+    pageSize: expected.list.pageSize,
+  });
+  for (const [key, value] of found) expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+}
+
 function evidenceOf(text: string, key: string, value: string): string[] | undefined {
   const lines = text.split('\n');
   const at = lines.findIndex((line) => line.trim() === `${key}: ${value}`);
@@ -314,18 +323,13 @@ test.describe('discover without hints, and faulty targets', () => {
     expect(evidenceOf(text, 'Name', '64')?.[0], 'create.maxLength.Name').toMatch(/^# found: /);
     // Paging needs several of the run's groups in one list: the Name part they share lists them, the Name filter matching a leading part.
     // Paging fields and bounds other than the reference's, so "found" means found.
-    expect({ pageNumber: drafted.list.pageNumber, pageSize: drafted.list.pageSize }).toEqual({
-      pageNumber: expected.list.pageNumber,
-      pageSize: expected.list.pageSize,
-    });
-    for (const [key, value] of [
+    expectPagingFound(drafted, expected, text, [
       ['field', 'Size'],
       ['field', 'Page'],
       ['maximum', '100'],
       ['aboveMaximum', 'clamp'],
       ['pastEnd', 'last'],
-    ])
-      expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+    ]);
     expect(text).toContain('"Keyword":"agc-');
   });
 
@@ -338,17 +342,12 @@ test.describe('discover without hints, and faulty targets', () => {
       ONE_ID_FILTER,
     );
     expect({ idFilterTakes: drafted.list.idFilterTakes, nameMatch: drafted.list.nameMatch }).toEqual({ idFilterTakes: 'one', nameMatch: 'exact' });
-    expect({ pageNumber: drafted.list.pageNumber, pageSize: drafted.list.pageSize }).toEqual({
-      pageNumber: expected.list.pageNumber,
-      pageSize: expected.list.pageSize,
-    });
-    for (const [key, value] of [
+    expectPagingFound(drafted, expected, text, [
       ['field', 'Size'],
       ['field', 'Page'],
       ['maximum', '50'],
       ['aboveMaximum', 'clamp'],
-    ])
-      expect(evidenceOf(text, key, value)?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+    ]);
     // No filter at all: the user's list, which holds the run's groups and what else the user has.
     expect(text).toContain('# found: ListAssetGroups {"Size":1} -> HTTP 200, 1 item');
     expect(evidenceOf(text, 'pastEnd', 'empty')?.[0]).toMatch(/^# reference value, not determined: .*no list holds the run's groups alone/);
