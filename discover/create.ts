@@ -16,7 +16,7 @@ export async function createRunGroups(session: ProbeSession): Promise<Record<str
     GroupType: 'AIGC',
     ProjectName: 'default',
   };
-  // g0, g1, g2: the run's three groups share the Name part `Disc-g`, which no later group has (scopedByName).
+  // g0, g1, g2: the run's three groups share the Name part `Disc-g`, which no later group has (oneIdPagingScope).
   let fields: Record<string, string> = { Name: session.name('g0') };
   const refusals: string[] = [];
   for (let attempt = 0; attempt < 4; attempt++) {

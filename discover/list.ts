@@ -1,5 +1,5 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
-import { FIELD_NAME_CANDIDATES as CANDIDATES, withFilters } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES as CANDIDATES, nameMatchParts, withFilters, type NameMatch } from '../schemas/profile';
 import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './client';
 
 /** The Id filter once found: every later list request is limited to the run's own groups through it. */
@@ -14,7 +14,7 @@ export interface Scope {
   oneId?: boolean;
   /**
    * Under a one-Id filter, once the Name filter is known to match part of a Name: the filter that lists
-   * exactly `all` (the Name part the run's groups share), so that the paging can be probed (scopedByName).
+   * exactly `all` (the Name part the run's groups share), so that the paging can be probed (oneIdPagingScope).
    */
   byName?: Record<string, string>;
   /**
@@ -369,14 +369,17 @@ export async function valueFilter(
 }
 
 /**
- * Under a one-Id filter: a list of all the run's groups by the Name part they share (`agc-<run>-Disc-g`),
- * where the Name filter was found to match part of a Name. Checked once: exactly the run's groups, or
- * the paging is not probed. Returns the scope with `byName` set, or undefined.
+ * Under a one-Id filter, the list to probe the paging through, as the kit's run pages (suites/dataset.ts
+ * pagesOf): where the Name filter matches whole Names, the user's whole list, which holds the run's groups
+ * (`unconfined`); where it matches part of a Name, the run's groups by the Name part they share
+ * (`agc-<run>-Disc-g`), checked once to list exactly them (`byName`). undefined where how the Name filter
+ * matches is not known, or that list held other groups.
  */
-export async function scopedByName(session: ProbeSession, scope: Scope): Promise<Scope | undefined> {
+export async function oneIdPagingScope(session: ProbeSession, scope: Scope): Promise<Scope | undefined> {
   const field = session.decisions.get('list.filters.name');
   const match = session.decisions.get('list.nameMatch');
-  if (!field?.determined || !match?.determined || String(match.value).endsWith('exact')) return undefined;
+  if (!field?.determined || !match?.determined) return undefined;
+  if (nameMatchParts(match.value as NameMatch).mode === 'exact') return { ...scope, unconfined: true };
   // The run's three groups are named Disc-g0, -g1, -g2 (create.ts); the length bounds' later groups are not.
   const byName = { [field.value as string]: `${session.namePrefix}${NAME_INFIX}g` };
   const body = withFilters({ filterField: scope.wrapper }, byName);

@@ -21,7 +21,7 @@ import { BudgetExhausted, ProbeSession, type Decision } from './client';
 import { createRunGroups } from './create';
 import { lengthBounds } from './lengths';
 import { errorPart } from './error-shape';
-import { idFilter, nameFilter, scopedByName, timestampFormat, valueFilter, type Scope } from './list';
+import { idFilter, nameFilter, oneIdPagingScope, timestampFormat, valueFilter, type Scope } from './list';
 import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums, pastEnd } from './paging';
 
 export { BUDGET, shortJson, TargetError, TokenError, type Decision, type Target } from './client';
@@ -65,21 +65,18 @@ export class Prober extends ProbeSession {
       const scope = await idFilter(this);
       const defaults = pagingDefaults(this, scope);
       if (scope?.oneId) {
-        // A list by Id holds one of the run's groups. How the Name filter matches decides whether a run can page through
-        // the run's groups at all (pagedGroups), so it comes first. Then the length bounds, which targets choose most
-        // differently; then, where the Name filter matches part of a Name, the paging through the Name part the run's
-        // groups share, as the kit's run pages through its own groups; the value filters, with what is left.
+        // A list by Id holds one of the run's groups. How the Name filter matches decides which list the paging is probed
+        // through, as it decides which the run pages (pagesOf), so it comes first. Then the length bounds, which targets choose most
+        // differently; then the paging, through the list the kit's run pages (oneIdPagingScope); the value filters,
+        // with what is left.
         timestampFormat(this, scope);
         await nameFilter(this, scope);
         await lengthBounds(this, required);
-        const byName = await scopedByName(this, scope);
-        if (byName) await this.paging(byName, defaults);
-        else if (this.decisions.get('list.nameMatch')?.determined)
-          // Whole Names only: the user's whole list, which holds the run's groups, shows what holds of any list (as the kit's run reads it: pagesOf).
-          await this.paging({ ...scope, unconfined: true }, defaults);
+        const paged = await oneIdPagingScope(this, scope);
+        if (paged) await this.paging(paged, defaults);
         else
           this.keepPaging(
-            "the Id filter takes one Id and no Name part lists the run's groups (how the Name filter matches is not known), so no list holds several of them to page through",
+            "the Id filter takes one Id and no list of several of the run's groups was found to page through (how the Name filter matches is not known, or the Name part they share listed others)",
           );
         await valueFilter(this, scope, 'groupType', CANDIDATES.groupType, 'agc-no-such-type', 'AIGC');
         await valueFilter(this, scope, 'assetSpaceId', CANDIDATES.assetSpaceId, 'agc-no-such-space', scope.assetSpaceId);

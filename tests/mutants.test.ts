@@ -131,16 +131,7 @@ test.describe('mutants under a one-Id filter', () => {
   inBatches(
     ONE_ID_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
     (m) => ({ label: `one-${m.name}`, hooks: m.hooks, server }),
-    (m, runOf) =>
-      mutantTest(
-        m,
-        async () => {
-          const run = await runOf();
-          expect(run.profileName, 'the profile the batch ran with').toBe('oneIdFilter');
-          return run;
-        },
-        'under list.idFilterTakes: one',
-      ),
+    (m, runOf) => mutantTest(m, async () => ranWith('oneIdFilter', await runOf()), 'under list.idFilterTakes: one'),
     { kitProfile: variant.profile },
   );
 });
@@ -162,7 +153,7 @@ test.describe('mutants under a one-Id filter and whole-Name matching', () => {
   const kitProfile = { ...oneId, name: 'oneIdExactName', list: { ...oneId.list, nameMatch: 'exact' } };
   const server = { profile: profileFromOverride(kitProfile, 'oneIdExactName') };
   const unconfined = (run: SuiteRun) => {
-    expect(run.profileName, 'the profile the batch ran with').toBe('oneIdExactName');
+    ranWith('oneIdExactName', run);
     const skipped = run.tests.filter((t) => t.status === 'skipped' && t.requirement !== 'INPUT-08');
     expect(
       skipped.map((t) => t.requirement).sort(),
@@ -186,6 +177,12 @@ test.describe('mutants under a one-Id filter and whole-Name matching', () => {
     { kitProfile },
   );
 });
+
+/** The run, once its conformance.json names the profile its batch stated. */
+function ranWith(profileName: string, run: SuiteRun): SuiteRun {
+  expect(run.profileName, 'the profile the batch ran with').toBe(profileName);
+  return run;
+}
 
 function mutantTest(
   mutant: (typeof MUTANTS)[number],
