@@ -7,7 +7,9 @@
  *   6 groups created; refused creates create nothing), never printing or writing a token;
  * - every length bound the draft reports is backed by a create accepted at the bound and one
  *   refused just above it, and each variant's own choice is drafted as found, with its evidence;
- * - the kit, run with the draft as AG_PROFILE against that server, rates it `conformant`.
+ * - the kit, run with the draft as AG_PROFILE against that server, rates it `conformant`, with no
+ *   requirement failed at any level, blocked or left to a profile mismatch (a variant's run with its own
+ *   profile: the draft's settings are the variant's, asserted first).
  *
  * Plus what discovery does when refusals name no bound (bisection), and with faulty targets.
  * Each server runs in this worker: port 0, short snapshot lag, no create rate limit.
@@ -23,6 +25,7 @@ import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type
 import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '../schemas/profile';
 import { checkProfileConsistency } from '../schemas';
 import { readJson, referenceTokenEnv, runAgc, type KitRun } from './harness';
+import type { RequirementResult } from '../reporters/verdict';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -237,8 +240,15 @@ for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
         { ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: server.url, AG_NUM_RUNS: '10', AG_SEED: '7' },
         { timeoutMs: 200_000, dir },
       );
-      const report = readJson<{ verdict: string; firstReason?: string; profile?: unknown }>(path.join(reportDir, 'conformance.json'));
+      const report = readJson<{ verdict: string; firstReason?: string; requirements: RequirementResult[] }>(path.join(reportDir, 'conformance.json'));
       expect(report.verdict, `${report.firstReason}\n${run.stdout.slice(-3000)}`).toBe('conformant');
+      // The draft's settings are the variant's own (the test above), and judged by them the server is clean:
+      // no requirement failed at any level (a SHOULD's warning neither), none was blocked, none left to a profile mismatch.
+      const unclean = report.requirements.filter((r) => r.status === 'failed' || r.status === 'blocked' || r.profileMismatch);
+      expect(
+        unclean.map((r) => `${r.id} ${r.status}: ${r.reason}`),
+        `${variant.name} judged by its drafted profile`,
+      ).toEqual([]);
       expect(run.status).toBe(0);
     });
   });
