@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, LISTED } from './fixtures';
 import { CREATING_ROLES, groupNamed, isGroup, readOf, roleGroupsRead } from './dataset';
 import { recordBlocked as blocked, recordProfileMismatch } from '../facts/record';
-import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, owned } from './checks';
+import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, noServerError, owned } from './checks';
 import { ahead, askedOf } from './api';
 import { lengthIn } from '../schemas/profile';
 
@@ -13,6 +13,8 @@ test.describe('CREATE the create operation', () => {
     const judged = dataset.groups.filter((g) => g.judgedBy === 'CREATE-01');
     test.skip(judged.length === 0, 'not assessable: no create was sent');
     for (const group of judged) await verify(group.create, [createdWithId]);
+    // p0's namesake, where the phase sent one (a one-Id filter and whole-Name matching): refused or not, never a server error.
+    for (const group of dataset.groups.filter(isGroup('namesake'))) await verify(group.create, [noServerError]);
   });
 
   test(

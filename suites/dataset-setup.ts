@@ -9,8 +9,11 @@ import {
   GROUPS,
   itemsOf,
   matchingNothing,
+  namesakeNeeded,
+  namesakePages,
   POLL_CAP_MS,
   primaryNamePart,
+  readAlone,
   VALUE_FILTERS,
   type Dataset,
   type GroupName,
@@ -101,6 +104,16 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
     ),
     probe('channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
     probe('channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
+    // p0's very Name a second time, where no other query lists the run's groups alone (namesakeNeeded): sent after p0 (buildDataset).
+    ...(namesakeNeeded(profile)
+      ? [
+          probe(
+            'namesake',
+            { Name: name(GROUPS.plain.key), Title: 'Conformance probe p0, the second of its Name', Description: '', GroupType: 'AIGC', ProjectName: 'default' },
+            'PAGE-05',
+          ),
+        ]
+      : []),
   ];
   return groups.filter((g) => has(g.via));
 }
@@ -136,24 +149,28 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
   try {
     const planned = plan(config.namePrefix, (role) => api.has(role), profile);
     // As many at once as a test's independent requests (client/concurrency.ts): the run's few groups in one round trip.
-    const queue = [...planned];
+    // p0's namesake goes after the others: a target that keeps Names unique then refuses it, not p0.
+    const isNamesake = (p: Planned) => p.key === GROUPS.namesake.key;
+    const queue = planned.filter((p) => !isNamesake(p));
+    const createOne = async (next: Planned) => {
+      const { exchange, attempts } = await api.create(next.sent, next.via);
+      const id = readPointer(exchange.response?.json, '/Result/Id');
+      dataset.groups.push({
+        ...next,
+        id: exchange.response?.status === 200 && typeof id === 'string' && id !== '' ? id : null,
+        create: exchange,
+        attempts,
+        createdAt: Date.now(),
+        visibleAfterMs: null,
+      });
+    };
     const workers = Array.from({ length: CONCURRENCY }, async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const { exchange, attempts } = await api.create(next.sent, next.via);
-        const id = readPointer(exchange.response?.json, '/Result/Id');
-        dataset.groups.push({
-          ...next,
-          id: exchange.response?.status === 200 && typeof id === 'string' && id !== '' ? id : null,
-          create: exchange,
-          attempts,
-          createdAt: Date.now(),
-          visibleAfterMs: null,
-        });
-      }
+      for (let next = queue.shift(); next; next = queue.shift()) await createOne(next);
     });
     // Sent beside the creates, so they cost the run no round trip of their own.
     const provoked = provokeErrors(api, config.namePrefix);
     await Promise.all(workers);
+    for (const namesake of planned.filter(isNamesake)) await createOne(namesake);
     creates = api.requestStats();
     dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
@@ -278,7 +295,7 @@ function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
  * profile's bounds left out), so that the probes' pages are the suites' pages too (api.ts shares them).
  */
 const seenPrimary = (dataset: Dataset): string[] =>
-  dataset.groups.filter((g) => g.via === 'primary' && g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
+  dataset.groups.filter((g) => g.via === 'primary' && !readAlone(g) && g.visibleAfterMs !== null).map((g) => g.id!);
 
 /**
  * Pages of size 1 over the run's visible primary groups (or the user's whole list, which holds them:
@@ -294,7 +311,9 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   const { pageNumber, pageSize } = profile.list;
   // The suites' paged query (pagesOf): the Ids, or under a one-Id filter the Name part the primary groups share, or where
   // the Name filter matches whole Names the user's whole list, which holds them and maybe more.
-  const confined = confinedQuery(profile, seen, primaryNamePart(dataset));
+  // Or, where there is none, p0 and its namesake by their Name.
+  const namesakes = namesakePages(dataset);
+  const confined = confinedQuery(profile, seen, primaryNamePart(dataset)) ?? ('query' in namesakes ? namesakes.query : undefined);
   const query = confined ?? {};
   const before = pageNumber.minimum - 1;
   const [first, second, earlier] = await Promise.all([
@@ -325,7 +344,7 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
     earlierIds.length === 1 &&
     held === 1 &&
     earlierIds[0] !== ids(first)[0] &&
-    (!confined || seen.includes(earlierIds[0] as string))
+    (!confined || [...seen, ...('ids' in namesakes ? namesakes.ids : [])].includes(earlierIds[0] as string))
   ) {
     const defaultToo = readPointer(dataset.shared.emptyList.response?.json, '/Result/PageNumber') === before ? ` and list.pageNumber.default: ${before}` : '';
     (dataset.profileMismatch ??= {}).paging =
@@ -491,7 +510,7 @@ const FILTER_LABEL: Record<ValueFilter, string> = { assetSpaceId: 'asset-space',
 async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const primary = seenPrimary(dataset);
   if (!primary.length) return;
-  const all = dataset.groups.filter((g) => g.judgedBy !== 'CREATE-05' && g.visibleAfterMs !== null).map((g) => g.id!);
+  const all = dataset.groups.filter((g) => !readAlone(g) && g.visibleAfterMs !== null).map((g) => g.id!);
   await Promise.all(
     (Object.keys(VALUE_FILTERS) as ValueFilter[]).map(async (key) => {
       const query = matchingNothing(profile, dataset, key, { all, primary });

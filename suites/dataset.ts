@@ -107,6 +107,12 @@ export const GROUPS = {
   channelA: { key: 'ca', via: 'channelA' },
   /** Created through the channel-B token. */
   channelB: { key: 'cb', via: 'channelB' },
+  /**
+   * A second group of p0's very Name, planned only where no other query lists the run's groups alone (namesakeNeeded):
+   * the two are then the list the paging tests page through (pagesOf). PAGE-05's: the spec says nothing of unique
+   * Names, so a target may refuse a Name the user already has, and then the walks are not assessable.
+   */
+  namesake: { key: 'q0', via: 'primary' },
 } as const satisfies Record<string, { key: string; via: TokenRole }>;
 export type GroupName = keyof typeof GROUPS;
 
@@ -118,6 +124,16 @@ export const isGroup =
   (name: GroupName) =>
   (g: GroupRecord): boolean =>
     g.key === GROUPS[name].key;
+
+/**
+ * Groups that only their own tests read, so that a target's answer to them blocks no other test: the group at the
+ * profile's bounds (CREATE-05's; read where `bounds` is asked) and p0's namesake (the paging tests', through pagesOf).
+ */
+export const readAlone = (g: { key: string; judgedBy: string }, { bounds = false } = {}): boolean =>
+  (!bounds && g.judgedBy === 'CREATE-05') || g.key === GROUPS.namesake.key;
+
+/** Where the Id filter takes one Id and the Name filter matches whole Names, only a Name two groups share lists the run's groups alone. */
+export const namesakeNeeded = (profile: Profile): boolean => confinedQuery(profile, [], '') === undefined;
 
 /** The dataset lives in the run's private folder (run-dir.ts), removed at the end of the run. */
 export function datasetFile(runId: string): string {
@@ -213,7 +229,7 @@ export function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): neve
 export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
   // The group at the profile's bounds is CREATE-05's alone: a target with other bounds must not block every other check.
-  const chosen = dataset.groups.filter((g) => (bounds || g.judgedBy !== 'CREATE-05') && filter(g));
+  const chosen = dataset.groups.filter((g) => !readAlone(g, { bounds }) && filter(g));
   const uncreated = chosen.filter((g) => g.id === null);
   const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
   // Two groups under one Id make every query by Id ambiguous: CREATE-03's finding.
@@ -249,7 +265,11 @@ export function groupNamed(dataset: Dataset, name: GroupName, options: { visible
 export async function judgeVisibility(dataset: Dataset, judge: Judge, verify: Verify, ...roles: TokenRole[]): Promise<void> {
   const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null && roles.includes(g.via));
   if (!created.length)
-    blocked(test.info(), [...new Set(dataset.groups.filter((g) => roles.includes(g.via)).map((g) => g.judgedBy))], 'no create of the run answered an Id');
+    blocked(
+      test.info(),
+      [...new Set(dataset.groups.filter((g) => roles.includes(g.via) && !isGroup('namesake')(g)).map((g) => g.judgedBy))],
+      'no create of the run answered an Id',
+    );
   // Groups listed under another Id type, or behind a page that starts late, are not late: that is another requirement's finding.
   if (dataset.unseenBecause && created.some((g) => g.visibleAfterMs === null)) blockByCause(dataset.unseenBecause);
   const polls = roles.map((role) => dataset.lastPolls[role]).filter((ex): ex is Exchange => !!ex);
@@ -286,9 +306,7 @@ export function provokedErrors(dataset: Dataset): Exchange[] {
  */
 export function roleGroupsRead(api: Api, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Promise<Read[]> {
   // Not groupsOf: a missing group of the role blocks only the tests that need it, which ask groupsOf themselves.
-  const ids = dataset.groups
-    .filter((g) => g.via === role && g.id !== null && g.visibleAfterMs !== null && (options.bounds || g.judgedBy !== 'CREATE-05'))
-    .map((g) => g.id as string);
+  const ids = dataset.groups.filter((g) => g.via === role && g.id !== null && g.visibleAfterMs !== null && !readAlone(g, options)).map((g) => g.id as string);
   return api.listByIds(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }, { as: role });
 }
 
@@ -327,16 +345,35 @@ export function pagesOf(
 ): { ids: string[]; query: ListQuery; confined: boolean; filteredBy: 'LIST-01' | 'LIST-04' | 'LIST-05' } {
   const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
   const query = confinedQuery(profile, ids, primaryNamePart(dataset));
-  if (!query) return { ids, query: {}, confined: false, filteredBy: 'LIST-01' };
-  return { ids, query, confined: true, filteredBy: query.groupIds ? 'LIST-04' : 'LIST-05' };
+  if (query) return { ids, query, confined: true, filteredBy: query.groupIds ? 'LIST-04' : 'LIST-05' };
+  const namesakes = namesakePages(dataset);
+  if ('query' in namesakes) return { ...namesakes, confined: true, filteredBy: 'LIST-05' };
+  return { ids, query: {}, confined: false, filteredBy: 'LIST-01' };
+}
+
+/**
+ * p0 and its namesake, both listed by the phase, and the query by their Name, which lists them alone wherever the
+ * Name filter matches whole Names; or why there are not two (the namesake refused, not listed, or not planned).
+ */
+export function namesakePages(dataset: Pick<Dataset, 'groups' | 'visibilityTimeoutMs'>): { ids: string[]; query: ListQuery } | { why: string } {
+  const [p0, namesake] = [isGroup('plain'), isGroup('namesake')].map((is) => dataset.groups.find(is));
+  if (!namesake || !p0) return { why: 'no second group of one Name was created' };
+  if (namesake.id === null)
+    return {
+      why: `a second group of p0's Name was not created (create answered ${namesake.create.response ? `HTTP ${namesake.create.response.status}` : `nothing: ${namesake.create.networkError}`}): the target may keep Names unique, which the spec leaves open`,
+    };
+  if (p0.id === null || p0.visibleAfterMs === null || namesake.visibleAfterMs === null)
+    return { why: `p0 and the second group of its Name were not both listed within ${dataset.visibilityTimeoutMs} ms` };
+  return { ids: [p0.id, namesake.id], query: { name: p0.sent.Name } };
 }
 
 /** pagesOf, for a test that needs the list confined to the run's groups (a walk, a page past the end): where it cannot be, not assessable. */
 export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]; query: ListQuery; filteredBy: 'LIST-04' | 'LIST-05' } {
   const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
+  const namesakes = namesakePages(dataset);
   test.skip(
     !confined,
-    `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so no query lists several of the run's groups and nothing else to page through`,
+    `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so only a Name two of the run's groups share lists them and nothing else to page through, and ${'why' in namesakes ? namesakes.why : 'they were not read'}`,
   );
   return { ids, query, filteredBy: filteredBy as 'LIST-04' | 'LIST-05' };
 }

@@ -124,9 +124,16 @@ test.describe('INPUT handling of bad input', () => {
 
   test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)', requirement('INPUT-03'), async ({ api, verify, kit }, testInfo) => {
     const field = fc.constantFrom('Name', 'Title', 'Description', 'GroupType', 'ProjectName');
+    // Every run also tries an integer too large for 64 bits, written as digits (36893488147419103000): Mojo::JSON
+    // decodes such a literal as a string, so a Mojolicious server built blind from the spec took it as a Name.
+    // The generated doubles reach that range only by chance.
+    const examples: [string, unknown][] = [['Name', 2 ** 65]];
     // A Name of another type carries no prefix: the Title does then, so a target that coerces it still files the group under this run.
-    const answer = await sentAhead(kit.config, [field, notAString], (name, value) =>
-      sendCreate(api, { ...createBody(api, 'input-type'), ...(name === 'Name' ? { Title: api.uniqueName('no-name') } : {}), [name]: value }),
+    const answer = await sentAhead(
+      kit.config,
+      [field, notAString],
+      (name, value) => sendCreate(api, { ...createBody(api, 'input-type'), ...(name === 'Name' ? { Title: api.uniqueName('no-name') } : {}), [name]: value }),
+      examples,
     );
     await checkProperty(
       testInfo,
@@ -134,6 +141,7 @@ test.describe('INPUT handling of bad input', () => {
       fc.asyncProperty(field, notAString, async (name, value) => {
         await verify(await answer(name, value), refused);
       }),
+      { examples },
     );
   });
 

@@ -59,7 +59,8 @@ const MAX_CREATES = 3;
 
 /**
  * Groups one model test leaves on the target, over all its runs (more only if more runs than this are
- * asked, AG_NUM_RUNS): with the run's seven and INPUT-07's two, a run leaves at most fifteen.
+ * asked, AG_NUM_RUNS): with the run's seven and INPUT-07's two, a run leaves at most fifteen (sixteen where the phase adds
+ * p0's namesake: a one-Id filter and whole-Name matching).
  */
 const CREATES_PER_TEST = 3;
 

@@ -15,12 +15,14 @@ export async function checkProperty<Ts>(
   testInfo: TestInfo,
   config: KitConfig,
   property: fc.IAsyncProperty<Ts>,
-  { numRuns = config.numRuns } = {},
+  /** examples: values tried before the generated runs, every run, and counted among numRuns (fast-check's own option). */
+  { numRuns = config.numRuns, examples = [] as Ts[] } = {},
 ): Promise<void> {
   const replayPath = process.env.AG_FC_PATH || undefined;
   const details = await fc.check(property, {
     seed: config.seed,
     numRuns,
+    examples,
     path: replayPath,
     endOnFailure: true,
     // Bounded by the test's own timeout, with room left to report.
@@ -59,8 +61,16 @@ export async function sentAhead<Ts extends unknown[]>(
   config: KitConfig,
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
   send: (...values: Ts) => Promise<Exchange>,
+  /** The property's examples (checkProperty), tried before the drawn values: sent ahead with them. */
+  examples: Ts[] = [],
 ): Promise<(...values: Ts) => Promise<Exchange>> {
-  const drawn = fc.sample(fc.tuple<Ts>(...arbitraries), { seed: config.seed, numRuns: config.numRuns, path: process.env.AG_FC_PATH || undefined });
+  const drawn = [
+    ...examples,
+    // fast-check counts the examples among numRuns: it draws that many fewer.
+    ...(config.numRuns > examples.length
+      ? fc.sample(fc.tuple<Ts>(...arbitraries), { seed: config.seed, numRuns: config.numRuns - examples.length, path: process.env.AG_FC_PATH || undefined })
+      : []),
+  ];
   // Runs that drew the same values (as JSON, which is what is sent) judge one answer: the same request twice only loads the target.
   const distinct = new Map(drawn.map((values) => [JSON.stringify(values), values]));
   const answers = await ahead([...distinct.values()].map((values) => () => send(...values)));

@@ -14,11 +14,13 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { CHECKS_BY_FAMILY } from '../suites/checks';
 import { MUTANTS } from '../reference/mutants';
+import { ApiError, defaultHooks, type ReferenceHooks } from '../reference/server';
+import { badRequest } from '../reference/behaviour-base';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, inBatches, runSuites, sorted, type SuiteRun } from './suite-run';
+import { expectComplete, expectFailsExactly, inBatches, runSuites, sorted, type SuiteRun } from './suite-run';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
@@ -137,41 +139,99 @@ test.describe('mutants under a one-Id filter', () => {
 });
 
 /**
- * A one-Id filter and a Name filter that matches whole Names (a Sinatra server and a Fastify one built blind
- * from the spec): no query lists several of the run's groups and nothing else, so the paging requirements
- * that hold of any list are judged on the user's whole list (suites/dataset.ts, pagesOf), and walks are not
- * assessable. The mutants of those requirements must still fail exactly them; a server with no deviation
- * fails nothing, and only the walks and the page past the end go unjudged.
+ * A one-Id filter and a Name filter that matches whole Names (Sinatra, Fastify and Mojolicious servers built blind
+ * from the spec): only a Name two of the run's groups share lists them and nothing else, so the phase creates a second
+ * group of p0's very Name, and the paging tests page through the two (suites/dataset.ts, pagesOf). The mutants of
+ * the paging requirements must still fail exactly them, and a server with no deviation fails nothing and is conformant.
+ * Whether Names are unique is not shown: a server that refuses the second one leaves the walks and the page past
+ * the end unjudged, and fails nothing; one that answers it with a server error fails CREATE-01.
  */
-const ONE_ID_EXACT_MUTANTS = ['pageOneTooMany', 'pageSizeClampedTo50', 'defaultPageSize20', 'pagingEchoesZeroWhenOmitted', 'totalCountOfPage'];
-/** The tests that cannot be judged there: every walk of pages, and a page past the end. */
-const UNCONFINED_NOT_ASSESSABLE = ['PAGE-05', 'PAGE-05', 'PAGE-05', 'PAGE-06'];
+const ONE_ID_EXACT_MUTANTS = [
+  'pageOneTooMany',
+  'pageSizeClampedTo50',
+  'defaultPageSize20',
+  'pagingEchoesZeroWhenOmitted',
+  'totalCountOfPage',
+  'pagesOverlapByOne',
+  'pastEndShowsLastPage',
+  'pagesSkipOne',
+  'pagesShortByOne',
+];
+/** The tests that cannot be judged without two groups of one Name: every walk of pages, and a page past the end. */
+const WALKS = ['PAGE-05', 'PAGE-05', 'PAGE-05', 'PAGE-06'];
+
+/** A server that keeps Names unique, answering a second create of a Name it has seen with `answer`. */
+function namesOnce(answer: (name: string) => ApiError): Partial<ReferenceHooks> {
+  const seen = new Set<string>();
+  return {
+    validateCreate: (body, ctx) => {
+      const input = defaultHooks.validateCreate(body, ctx);
+      if (input instanceof ApiError) return input;
+      if (seen.has(input.Name)) return answer(input.Name);
+      seen.add(input.Name);
+      return input;
+    },
+  };
+}
+
+type OneIdExactItem =
+  { kind: 'reference' } | { kind: 'mutant'; mutant: (typeof MUTANTS)[number] } | { kind: 'namesRefused' | 'namesFail'; hooks: () => Partial<ReferenceHooks> };
 
 test.describe('mutants under a one-Id filter and whole-Name matching', () => {
   test.setTimeout(180_000);
   const oneId = PROFILE_VARIANTS.find((v) => v.name === 'oneIdFilter')!.profile as { list: Record<string, unknown> };
   const kitProfile = { ...oneId, name: 'oneIdExactName', list: { ...oneId.list, nameMatch: 'exact' } };
   const server = { profile: profileFromOverride(kitProfile, 'oneIdExactName') };
-  const unconfined = (run: SuiteRun) => {
-    ranWith('oneIdExactName', run);
-    const skipped = run.tests.filter((t) => t.status === 'skipped' && t.requirement !== 'INPUT-08');
-    expect(
-      skipped.map((t) => t.requirement).sort(),
-      "not assessable where no query lists the run's groups alone: the walks and the page past the end, nothing else",
-    ).toEqual(UNCONFINED_NOT_ASSESSABLE);
+  // Tests not judged for want of a query, not because a requirement they build on failed (blocked: a mutant's doing).
+  const skippedOf = (run: SuiteRun) =>
+    ranWith('oneIdExactName', run)
+      .tests.filter((t) => t.status === 'skipped' && t.requirement !== 'INPUT-08' && !t.blockedBy.length)
+      .map((t) => t.requirement)
+      .sort();
+  const judgedAll = (run: SuiteRun) => {
+    expect(skippedOf(run), "with p0's namesake, the walks and the page past the end are judged too: nothing is left unjudged").toEqual([]);
     return run;
   };
-  const items = [undefined, ...ONE_ID_EXACT_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!)];
+  const items: OneIdExactItem[] = [
+    { kind: 'reference' },
+    ...ONE_ID_EXACT_MUTANTS.map((name) => ({ kind: 'mutant' as const, mutant: MUTANTS.find((m) => m.name === name)! })),
+    { kind: 'namesRefused', hooks: () => namesOnce((name) => badRequest('CreateAssetGroup', `an asset group named ${name} exists`)) },
+    { kind: 'namesFail', hooks: () => namesOnce(() => new ApiError(500, 'AssetError', 'UNIQUE constraint failed: asset_groups.name')) },
+  ];
   inBatches(
     items,
-    (m) => ({ label: `exact-${m?.name ?? 'reference'}`, hooks: m?.hooks ?? {}, server }),
-    (m, runOf) => {
-      if (m) return mutantTest(m, async () => unconfined(await runOf()), 'under list.idFilterTakes: one and list.nameMatch: exact', 'incomplete');
-      test('the unmodified reference server under list.idFilterTakes: one and list.nameMatch: exact fails nothing; only the walks go unjudged', async () => {
-        const run = unconfined(await runOf());
+    (item) => ({
+      label: `exact-${item.kind === 'mutant' ? item.mutant.name : item.kind}`,
+      hooks: item.kind === 'mutant' ? item.mutant.hooks : item.kind === 'reference' ? {} : item.hooks(),
+      server,
+    }),
+    (item, runOf) => {
+      const under = 'under list.idFilterTakes: one and list.nameMatch: exact';
+      if (item.kind === 'mutant') return mutantTest(item.mutant, async () => judgedAll(await runOf()), under);
+      if (item.kind === 'reference')
+        return test(`the unmodified reference server ${under} fails nothing and is conformant, its walks judged`, async () => {
+          const run = judgedAll(await runOf());
+          expectComplete(run);
+          expect(run.fails, 'requirements failed by the unmodified reference server').toEqual([]);
+          expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+        });
+      if (item.kind === 'namesRefused')
+        return test(`a server that keeps Names unique (a second create of one Name refused with 400) ${under} fails nothing; only the walks go unjudged, saying why`, async () => {
+          const run = await runOf();
+          expectComplete(run);
+          expect(skippedOf(run), 'not assessable without two groups of one Name').toEqual(WALKS);
+          expect(run.fails, 'unique Names are a choice the spec leaves open').toEqual([]);
+          const walk = run.tests.find((t) => t.requirement === 'PAGE-05' && t.status === 'skipped')!;
+          expect(walk.skipReason).toContain("a second group of p0's Name was not created (create answered HTTP 400): the target may keep Names unique");
+          expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('incomplete');
+        });
+      test(`a server that answers a second create of one Name with 500 ${under} fails CREATE-01 alone`, async () => {
+        const run = await runOf();
         expectComplete(run);
-        expect(run.fails, 'requirements failed by the unmodified reference server').toEqual([]);
-        expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('incomplete');
+        expectFailsExactly(run, ['CREATE-01']);
+        expect(run.checks).toEqual(['noServerError']);
+        expect(skippedOf(run)).toEqual(WALKS);
+        expect(run.verdict).toBe('non-conformant');
       });
     },
     { kitProfile },

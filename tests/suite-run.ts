@@ -51,6 +51,8 @@ export interface TestOutcome {
   findings: { requirement: string; check: string }[];
   /** The profile setting a not-assessable test names. */
   profileMismatch: string | undefined;
+  /** Why a skipped test was not judged, as its skip annotation says. */
+  skipReason: string | undefined;
   error: string;
 }
 
@@ -119,6 +121,7 @@ function outcomes(tests: ReportedTest[]): TestOutcome[] {
       blockedBy: recorded.blockedBy,
       findings: recorded.findings.map((f) => ({ requirement: f.requirement, check: f.failure.check })),
       profileMismatch: recorded.profileMismatch,
+      skipReason: t.annotations.findLast((a) => a.type === 'skip')?.description,
       error: (t.result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
     };
   });

@@ -80,6 +80,26 @@ export const INPUT = family({
       },
     },
   },
+  /**
+   * Mojo::JSON's way: an integer literal too large for 64 bits is decoded as the string of its digits, so a type
+   * check that asks "is it a string?" lets it through (a Mojolicious server built blind from the spec did this).
+   */
+  bigIntegerAsString: {
+    breaks: 'INPUT-03',
+    description: 'an integer literal beyond 64 bits in a create body is read as a string (Mojo::JSON) and accepted',
+    hooks: {
+      parseBody: (raw, op) => {
+        const parsed = defaultHooks.parseBody(raw, op);
+        if (parsed instanceof ApiError || op !== 'CreateAssetGroup') return parsed;
+        const text = utf8.decode(raw);
+        // Digits alone, as a value (after a colon, before a comma or brace), beyond 2^64: quoted before parsing.
+        const quoted = text.replace(/(:\s*)(-?\d{20,})(?=\s*[,}])/g, (all, colon: string, digits: string) =>
+          BigInt(digits) >= 2n ** 64n || BigInt(digits) < -(2n ** 63n) ? `${colon}"${digits}"` : all,
+        );
+        return quoted === text ? parsed : defaultHooks.parseBody(Buffer.from(quoted), op);
+      },
+    },
+  },
   /** The Name length limit is not enforced. */
   overlongNameAccepted: {
     breaks: 'INPUT-04',
