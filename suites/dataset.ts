@@ -228,7 +228,8 @@ export function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): neve
  */
 export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
-  // The group at the profile's bounds is CREATE-05's alone: a target with other bounds must not block every other check.
+  // The group at the profile's bounds is CREATE-05's alone (a target with other bounds must not block every other check),
+  // and p0's namesake the paging tests' alone (a target that keeps Names unique must not either): readAlone.
   const chosen = dataset.groups.filter((g) => !readAlone(g, { bounds }) && filter(g));
   const uncreated = chosen.filter((g) => g.id === null);
   const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
