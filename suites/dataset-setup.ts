@@ -10,7 +10,6 @@ import {
   itemsOf,
   matchingNothing,
   namesakeNeeded,
-  namesakePages,
   POLL_CAP_MS,
   primaryNamePart,
   readAlone,
@@ -311,9 +310,7 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
   const { pageNumber, pageSize } = profile.list;
   // The suites' paged query (pagesOf): the Ids, or under a one-Id filter the Name part the primary groups share, or where
   // the Name filter matches whole Names the user's whole list, which holds them and maybe more.
-  // Or, where there is none, p0 and its namesake by their Name.
-  const namesakes = namesakePages(dataset);
-  const confined = confinedQuery(profile, seen, primaryNamePart(dataset)) ?? ('query' in namesakes ? namesakes.query : undefined);
+  const confined = confinedQuery(profile, seen, primaryNamePart(dataset));
   const query = confined ?? {};
   const before = pageNumber.minimum - 1;
   const [first, second, earlier] = await Promise.all([
@@ -344,7 +341,7 @@ async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promis
     earlierIds.length === 1 &&
     held === 1 &&
     earlierIds[0] !== ids(first)[0] &&
-    (!confined || [...seen, ...('ids' in namesakes ? namesakes.ids : [])].includes(earlierIds[0] as string))
+    (!confined || seen.includes(earlierIds[0] as string))
   ) {
     const defaultToo = readPointer(dataset.shared.emptyList.response?.json, '/Result/PageNumber') === before ? ` and list.pageNumber.default: ${before}` : '';
     (dataset.profileMismatch ??= {}).paging =

@@ -109,8 +109,8 @@ export const GROUPS = {
   channelB: { key: 'cb', via: 'channelB' },
   /**
    * A second group of p0's very Name, planned only where no other query lists the run's groups alone (namesakeNeeded):
-   * the two are then the list the paging tests page through (pagesOf). PAGE-05's: the spec says nothing of unique
-   * Names, so a target may refuse a Name the user already has, and then the walks are not assessable.
+   * the two are then the list the walks and the page past the end page through (pagedGroups). PAGE-05's: the spec says
+   * nothing of unique Names, so a target may refuse a Name the user already has, and then those are not assessable.
    */
   namesake: { key: 'q0', via: 'primary' },
 } as const satisfies Record<string, { key: string; via: TokenRole }>;
@@ -127,7 +127,7 @@ export const isGroup =
 
 /**
  * Groups that only their own tests read, so that a target's answer to them blocks no other test: the group at the
- * profile's bounds (CREATE-05's; read where `bounds` is asked) and p0's namesake (the paging tests', through pagesOf).
+ * profile's bounds (CREATE-05's; read where `bounds` is asked) and p0's namesake (the walks', through pagedGroups).
  */
 export const readAlone = (g: { key: string; judgedBy: string }, { bounds = false } = {}): boolean =>
   (!bounds && g.judgedBy === 'CREATE-05') || g.key === GROUPS.namesake.key;
@@ -229,7 +229,7 @@ export function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): neve
 export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
   // The group at the profile's bounds is CREATE-05's alone (a target with other bounds must not block every other check),
-  // and p0's namesake the paging tests' alone (a target that keeps Names unique must not either): readAlone.
+  // and p0's namesake the walks' alone (a target that keeps Names unique must not either): readAlone.
   const chosen = dataset.groups.filter((g) => !readAlone(g, { bounds }) && filter(g));
   const uncreated = chosen.filter((g) => g.id === null);
   const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
@@ -346,17 +346,15 @@ export function pagesOf(
 ): { ids: string[]; query: ListQuery; confined: boolean; filteredBy: 'LIST-01' | 'LIST-04' | 'LIST-05' } {
   const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
   const query = confinedQuery(profile, ids, primaryNamePart(dataset));
-  if (query) return { ids, query, confined: true, filteredBy: query.groupIds ? 'LIST-04' : 'LIST-05' };
-  const namesakes = namesakePages(dataset);
-  if ('query' in namesakes) return { ...namesakes, confined: true, filteredBy: 'LIST-05' };
-  return { ids, query: {}, confined: false, filteredBy: 'LIST-01' };
+  if (!query) return { ids, query: {}, confined: false, filteredBy: 'LIST-01' };
+  return { ids, query, confined: true, filteredBy: query.groupIds ? 'LIST-04' : 'LIST-05' };
 }
 
 /**
  * p0 and its namesake, both listed by the phase, and the query by their Name, which lists them alone wherever the
  * Name filter matches whole Names; or why there are not two (the namesake refused, not listed, or not planned).
  */
-export function namesakePages(dataset: Pick<Dataset, 'groups' | 'visibilityTimeoutMs'>): { ids: string[]; query: ListQuery } | { why: string } {
+function namesakePages(dataset: Pick<Dataset, 'groups' | 'visibilityTimeoutMs'>): { ids: string[]; query: ListQuery } | { why: string } {
   const [p0, namesake] = [isGroup('plain'), isGroup('namesake')].map((is) => dataset.groups.find(is));
   if (!namesake || !p0) return { why: 'no second group of one Name was created' };
   if (namesake.id === null)
@@ -368,15 +366,20 @@ export function namesakePages(dataset: Pick<Dataset, 'groups' | 'visibilityTimeo
   return { ids: [p0.id, namesake.id], query: { name: p0.sent.Name } };
 }
 
-/** pagesOf, for a test that needs the list confined to the run's groups (a walk, a page past the end): where it cannot be, not assessable. */
+/**
+ * For a test that needs the list confined to the run's groups (a walk, a page past the end): pagesOf's, or where
+ * that is the user's whole list, p0 and its namesake by their Name (namesakePages). Without those two, not assessable.
+ */
 export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]; query: ListQuery; filteredBy: 'LIST-04' | 'LIST-05' } {
   const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
+  if (confined) return { ids, query, filteredBy: filteredBy as 'LIST-04' | 'LIST-05' };
   const namesakes = namesakePages(dataset);
+  if ('query' in namesakes) return { ...namesakes, filteredBy: 'LIST-05' };
   test.skip(
-    !confined,
-    `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so only a Name two of the run's groups share lists them and nothing else to page through, and ${'why' in namesakes ? namesakes.why : 'they were not read'}`,
+    true,
+    `not assessable: the Id filter takes one Id (list.idFilterTakes: one) and the Name filter matches whole Names (list.nameMatch: ${profile.list.nameMatch}), so only a Name two of the run's groups share lists them and nothing else to page through, and ${namesakes.why}`,
   );
-  return { ids, query, filteredBy: filteredBy as 'LIST-04' | 'LIST-05' };
+  throw new Error('unreachable');
 }
 
 /**

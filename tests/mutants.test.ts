@@ -20,7 +20,7 @@ import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, expectFailsExactly, inBatches, runSuites, sorted, type SuiteRun } from './suite-run';
+import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, sorted, type SuiteRun } from './suite-run';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
@@ -175,7 +175,9 @@ function namesOnce(answer: (name: string) => ApiError): Partial<ReferenceHooks> 
 }
 
 type OneIdExactItem =
-  { kind: 'reference' } | { kind: 'mutant'; mutant: (typeof MUTANTS)[number] } | { kind: 'namesRefused' | 'namesFail'; hooks: () => Partial<ReferenceHooks> };
+  | { kind: 'reference' | 'pastEndRefused' }
+  | { kind: 'mutant'; mutant: (typeof MUTANTS)[number] }
+  | { kind: 'namesRefused' | 'namesFail'; hooks: () => Partial<ReferenceHooks> };
 
 test.describe('mutants under a one-Id filter and whole-Name matching', () => {
   test.setTimeout(180_000);
@@ -197,13 +199,19 @@ test.describe('mutants under a one-Id filter and whole-Name matching', () => {
     ...ONE_ID_EXACT_MUTANTS.map((name) => ({ kind: 'mutant' as const, mutant: MUTANTS.find((m) => m.name === name)! })),
     { kind: 'namesRefused', hooks: () => namesOnce((name) => badRequest('CreateAssetGroup', `an asset group named ${name} exists`)) },
     { kind: 'namesFail', hooks: () => namesOnce(() => new ApiError(500, 'AssetError', 'UNIQUE constraint failed: asset_groups.name')) },
+    // A page past the end refused, judged by a profile that says otherwise: what discover drafts for such a server,
+    // since no list it can make there has a last page it knows (it keeps list.pageNumber.pastEnd at the reference's).
+    { kind: 'pastEndRefused' },
   ];
+  const pastEndRefused = {
+    profile: profileFromOverride({ ...kitProfile, list: { ...kitProfile.list, pageNumber: { pastEnd: 'refuse' } } }, 'oneIdExactNamePastEndRefused'),
+  };
   inBatches(
     items,
     (item) => ({
       label: `exact-${item.kind === 'mutant' ? item.mutant.name : item.kind}`,
-      hooks: item.kind === 'mutant' ? item.mutant.hooks : item.kind === 'reference' ? {} : item.hooks(),
-      server,
+      hooks: item.kind === 'mutant' ? item.mutant.hooks : 'hooks' in item ? item.hooks() : {},
+      server: item.kind === 'pastEndRefused' ? pastEndRefused : server,
     }),
     (item, runOf) => {
       const under = 'under list.idFilterTakes: one and list.nameMatch: exact';
@@ -214,6 +222,17 @@ test.describe('mutants under a one-Id filter and whole-Name matching', () => {
           expectComplete(run);
           expect(run.fails, 'requirements failed by the unmodified reference server').toEqual([]);
           expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+        });
+      if (item.kind === 'pastEndRefused')
+        return test(`a server that refuses a page past the end ${under}, judged by list.pageNumber.pastEnd: empty, fails no MUST; PAGE-06 names the setting`, async () => {
+          // Pages of what holds of any list are asked within the user's whole list, never past the end of two groups.
+          const run = await runOf();
+          expectComplete(run);
+          expect(mustFindings(run), 'another answer to a page past the end is a profile choice').toEqual({ failed: [], attributed: [] });
+          // PAGE-02 and PAGE-04 too: their second pages lie within the user's whole list, not past the end of p0 and its namesake.
+          expect(skippedOf(run), 'only the page past the end is left to the profile').toEqual(['PAGE-06']);
+          const pastEnd = run.tests.find((t) => t.requirement === 'PAGE-06')!;
+          expect(`${pastEnd.status} ${pastEnd.profileMismatch ?? pastEnd.error}`).toContain('list.pageNumber.pastEnd');
         });
       if (item.kind === 'namesRefused')
         return test(`a server that keeps Names unique (a second create of one Name refused with 400) ${under} fails nothing; only the walks go unjudged, saying why`, async () => {
