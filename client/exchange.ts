@@ -129,19 +129,17 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
     durationMs: 0,
   };
   const started = performance.now();
-  return new Promise<Exchange>((resolve) => {
+  const parsed = new URL(url);
+  const lib = parsed.protocol === 'https:' ? https : http;
+  const pooled = options.isolated ? false : parsed.protocol === 'https:' ? agents.https : agents.http;
+  return new Promise<Exchange>((resolve) => attempt(pooled, resolve));
+
+  function attempt(agent: http.Agent | false, resolve: (exchange: Exchange) => void): void {
     const finish = (patch: Partial<Exchange>) => {
       Object.assign(exchange, patch, { durationMs: Math.round(performance.now() - started) });
       resolve(exchange);
     };
-    const parsed = new URL(url);
-    const lib = parsed.protocol === 'https:' ? https : http;
-    const req = lib.request(parsed, {
-      method,
-      headers: wireHeaders,
-      agent: options.isolated ? false : parsed.protocol === 'https:' ? agents.https : agents.http,
-      timeout: options.timeoutMs,
-    });
+    const req = lib.request(parsed, { method, headers: wireHeaders, agent, timeout: options.timeoutMs });
     // The kit's own timeouts close the connection; what follows (a reset, an abort) is then the
     // kit's doing and is reported as the timeout it was, with its limit, never as the target's reset.
     let timedOut = '';
@@ -153,8 +151,12 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
     // `timeout` above only covers idle sockets; this bounds the whole exchange.
     const deadline = setTimeout(() => giveUp('no complete answer'), options.timeoutMs);
     req.on('timeout', () => giveUp('no answer'));
-    req.on('error', (error) => {
+    req.on('error', (error: Error & { code?: string }) => {
       clearTimeout(deadline);
+      // A kept-alive connection the target had just closed as idle (its keep-alive timeout: Starman's is 1 s, gunicorn's 2 s)
+      // resets the request sent on it before any answer: the request most likely never reached the application. Sent
+      // again once, on a new connection, as browsers do (Node's http docs, request.reusedSocket); a reset there is the target's.
+      if (!timedOut && agent !== false && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return attempt(false, resolve);
       finish({ networkError: timedOut || describeNetworkError(error) });
     });
     req.on('response', (res) => {
@@ -222,7 +224,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
       });
     });
     req.end(options.body);
-  });
+  }
 }
 
 /**

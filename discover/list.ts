@@ -20,7 +20,7 @@ export interface Scope {
   /**
    * Under a one-Id filter where the Name filter matches whole Names: no filter at all, the user's whole
    * list, which holds `all` and whatever else the user has. What holds of any list can be probed through
-   * it (the paging fields and bounds); what needs the number of matches cannot (a page past the end).
+   * it (the paging fields and bounds); a page past the end by the TotalCount it reports (pastEnd).
    */
   unconfined?: boolean;
   all: string[];

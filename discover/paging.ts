@@ -184,32 +184,60 @@ export async function largestPage(session: ProbeSession, scope: Scope): Promise<
 }
 
 /**
- * A page past the end, over the run's three groups in pages of 2 (two pages): no items with
- * TotalCount kept (empty), the last page with its own PageNumber (last), or a 400 (refuse).
+ * A page past the end: no items with TotalCount kept (empty), the last page with its own PageNumber
+ * (last), or a 400 (refuse). Over the run's three groups in pages of 2 (two pages), or, where no list
+ * holds them alone (scope.unconfined), over the user's whole list: a first page of the largest size
+ * tells how many the user has, then the page two past its last is asked. Groups the user creates
+ * meanwhile may move the end, so there the answer is read by its own TotalCount; a page two past the
+ * end stays past it unless more than a whole page was created in between.
  */
 export async function pastEnd(session: ProbeSession, scope: Scope): Promise<void> {
   const setting = 'list.pageNumber.pastEnd';
   for (const paging of ['list.pageNumber', 'list.pageSize'] as const) {
     if (!session.decisions.get(`${paging}.field`)?.determined) return session.keep(setting, `${paging}.field is not known`);
   }
+  const numberField = session.value<string>('list.pageNumber.field');
+  const sizeField = session.value<string>('list.pageSize.field');
   const first = session.value<number>('list.pageNumber.default');
-  const size = 2;
-  const total = scope.all.length;
-  const last = first + Math.ceil(total / size) - 1;
-  const body = scoped(scope, { [session.value<string>('list.pageNumber.field')]: last + 2, [session.value<string>('list.pageSize.field')]: size });
+  let size = 2;
+  let total = scope.all.length;
+  if (scope.unconfined) {
+    // A size the target was seen to serve: a refused size would read as a refused page.
+    if (!session.decisions.get('list.pageSize.maximum')?.determined)
+      return session.keep(setting, "list.pageSize.maximum is not known, and the user's whole list is paged in pages of that size");
+    size = session.value<number>('list.pageSize.maximum');
+    const body = scoped(scope, { [numberField]: first, [sizeField]: size });
+    const answer = await session.list(body);
+    const count = resultOf(answer)?.TotalCount;
+    if (answer.status !== 200 || typeof count !== 'number' || !Number.isInteger(count) || count < scope.all.length)
+      return session.keep(setting, `${session.evidence('ListAssetGroups', body, answer)}: no TotalCount of the user's whole list to page past`);
+    total = count;
+  }
+  const last = first + Math.max(1, Math.ceil(total / size)) - 1;
+  const body = scoped(scope, { [numberField]: last + 2, [sizeField]: size });
   const answer = await session.list(body);
   const seen = session.evidence('ListAssetGroups', body, answer);
   const result = resultOf(answer);
   const items = itemsOf(answer).length;
-  const onLast = total - (last - first) * size;
-  if (answer.status === 400) return session.decide(setting, 'refuse', `${seen}: page ${last + 2} of ${last} is refused`);
-  if (answer.status === 200 && items === 0 && result?.TotalCount === total)
-    return session.decide(setting, 'empty', `${seen}: page ${last + 2} of ${last} has no items, and TotalCount is kept`);
-  if (answer.status === 200 && items === onLast && result?.PageNumber === last && idsOf(answer).every((id) => scope.all.includes(id))) {
-    return session.decide(setting, 'last', `${seen}: page ${last + 2} of ${last} is answered with the last page, ${onLast} item(s), and its own PageNumber`);
+  const counted = typeof result?.TotalCount === 'number' ? result.TotalCount : undefined;
+  // The end as the answer itself counts it: the user's list may have grown since the first page.
+  const theirs = scope.unconfined && counted !== undefined && counted >= total ? counted : total;
+  const theirLast = first + Math.max(1, Math.ceil(theirs / size)) - 1;
+  const onLast = theirs - (theirLast - first) * size;
+  const ofWhat = scope.unconfined ? ` (the user's whole list, ${theirs} group(s) in pages of ${size})` : '';
+  if (answer.status === 400) return session.decide(setting, 'refuse', `${seen}: page ${last + 2} of ${last} is refused${ofWhat}`);
+  if (answer.status === 200 && items === 0 && counted === theirs && theirLast < last + 2)
+    return session.decide(setting, 'empty', `${seen}: page ${last + 2} of ${theirLast} has no items, and TotalCount is kept${ofWhat}`);
+  const ownGroups = scope.unconfined || idsOf(answer).every((id) => scope.all.includes(id));
+  if (answer.status === 200 && items === onLast && result?.PageNumber === theirLast && theirLast < last + 2 && ownGroups) {
+    return session.decide(
+      setting,
+      'last',
+      `${seen}: page ${last + 2} of ${theirLast} is answered with the last page, ${onLast} item(s), and its own PageNumber${ofWhat}`,
+    );
   }
   session.keep(
     setting,
-    `${seen}: page ${last + 2} of ${last} got none of: a 400, no items with TotalCount ${total}, the last page (${onLast} item(s), PageNumber ${last})`,
+    `${seen}: page ${last + 2} of ${theirLast} got none of: a 400, no items with TotalCount ${theirs}, the last page (${onLast} item(s), PageNumber ${theirLast})${ofWhat}`,
   );
 }

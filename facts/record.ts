@@ -122,6 +122,37 @@ export function recordProfileMismatch(testInfo: TestInfo, hint: string, evidence
   throw new Error('unreachable');
 }
 
+/** Tests judging answers side by side (mismatchesLast): the mismatches they noticed so far. */
+const deferredMismatches = new WeakMap<TestInfo, { hint: string; evidence?: EvidenceFact }[]>();
+
+/**
+ * Runs `judging` with profile mismatches held back: answers judged side by side (a property's runs, a
+ * list of cases) may show both a choice of another profile and a failure no profile allows (a 500),
+ * and the first one judged must not hide the other. A failure ends the test as failed; only when
+ * there is none is the test skipped as not assessable, naming the first mismatch. For judgements that
+ * do not build on one another: in a chain (the model-based runs), what follows a mismatch may fail
+ * because of it.
+ */
+export async function mismatchesLast<T>(testInfo: TestInfo, judging: () => Promise<T>): Promise<T> {
+  const held: { hint: string; evidence?: EvidenceFact }[] = [];
+  deferredMismatches.set(testInfo, held);
+  let result: T;
+  try {
+    result = await judging();
+  } finally {
+    deferredMismatches.delete(testInfo);
+  }
+  if (held.length) recordProfileMismatch(testInfo, held[0].hint, held[0].evidence);
+  return result;
+}
+
+/** Holds a mismatch back where the running test judges under mismatchesLast; false where it does not. */
+export function holdMismatch(testInfo: TestInfo, hint: string, evidence?: EvidenceFact): boolean {
+  const held = deferredMismatches.get(testInfo);
+  held?.push({ hint, evidence });
+  return !!held;
+}
+
 /** A line for the report about how the test ran (a property's seed, what was sent back, what was left out and why). */
 export function recordNote(testInfo: TestInfo, kind: 'property' | 'note' | 'notAssessedHere', description: string): void {
   testInfo.annotations.push({ type: ANNOTATION[kind], description });

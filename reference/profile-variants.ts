@@ -380,6 +380,25 @@ export const PROFILE_VARIANTS: readonly ProfileVariant[] = [
     profile: { name: 'pastEndRefused', list: { pageNumber: { pastEnd: 'refuse' } } },
   },
   {
+    name: 'oneIdWholeNamePastEndRefused',
+    description:
+      "One Id as a string, Names matched whole, and a page past the end refused: choices that servers built blind from the spec made (Fastify, Sinatra and Mojolicious the first two, Django the third), together. No list then holds the run's groups alone, so a page past the end is found through the user's whole list, by the TotalCount it reports.",
+    allows: FILTER_BY_NAME,
+    profile: {
+      name: 'oneIdWholeNamePastEndRefused',
+      list: { filterField: '', filters: { groupIds: 'Id' }, idFilterTakes: 'one', nameMatch: 'exact', pageNumber: { pastEnd: 'refuse' } },
+      $defs: {
+        ProfileListRequest: listRequest({
+          wrapper: '',
+          ids: 'Id',
+          oneId: true,
+          description: 'Variant oneIdWholeNamePastEndRefused: filters at the top level, Id one string.',
+        }),
+      },
+    },
+    advises: 'list.idFilterTakes: one',
+  },
+  {
     name: 'prefixName',
     description:
       "The Name filter matches the start of the Name, ignoring case: `WHERE name LIKE CONCAT(?, '%')` on MySQL 8, whose default collation utf8mb4_0900_ai_ci compares case-insensitively.",

@@ -6,6 +6,7 @@ import { type CheckContext, type Failure, type MultiCheck, type Step, formatFail
 import { loadDataset, itemsOf, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 import {
+  holdMismatch,
   ownRequirement,
   recordBlocked as blocked,
   recordCheck,
@@ -24,7 +25,7 @@ export { RawBody, VERSION, Api, listBody } from './api';
 export { groupsOf, itemsOf } from './dataset';
 export { LISTED } from './checks';
 
-export { requirement } from '../facts/record';
+export { requirement, mismatchesLast } from '../facts/record';
 
 /** What the kit knows for a whole worker: configuration, the active profile, compiled validators. */
 export interface Kit {
@@ -43,12 +44,11 @@ export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
 /** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
 export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
 
-function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): never {
-  return recordProfileMismatch(
-    testInfo,
-    failure.profileMismatch!,
-    Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange },
-  );
+function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): void {
+  const evidence = Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange };
+  // Under mismatchesLast the test judges its other answers first: one of them may fail whatever the profile.
+  if (holdMismatch(testInfo, failure.profileMismatch!, evidence)) return;
+  recordProfileMismatch(testInfo, failure.profileMismatch!, evidence);
 }
 
 const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variable]) => [`Bearer <${variable}>`, role as TokenRole]));
@@ -245,7 +245,7 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
         if (owner === own) note(check.name);
         const failure = check(exchange, kit.context);
         if (!failure) continue;
-        if (failure.profileMismatch) notAssessable(testInfo, failure, exchange);
+        if (failure.profileMismatch) return notAssessable(testInfo, failure, exchange);
         if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchange, failure.missing);
         if (owner !== own) {
           // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
@@ -265,7 +265,7 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
       recordCheck(testInfo, check.name);
       const failure = check(exchanges, kit.context);
       if (!failure) return;
-      if (failure.profileMismatch) notAssessable(testInfo, failure, exchanges);
+      if (failure.profileMismatch) return notAssessable(testInfo, failure, exchanges);
       if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
       recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
       throw new Error(formatFailure(failure, exchanges[0]));

@@ -156,6 +156,14 @@ test.describe('PAGE paging fields and invariants', () => {
   });
 });
 
+/** The smallest double above a positive n: a fraction that prints as n with 15 significant digits (Perl's). */
+function nextAbove(n: number): number {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n);
+  view.setBigUint64(0, view.getBigUint64(0) + 1n);
+  return view.getFloat64(0);
+}
+
 test.describe('PAGE paging values, generated', () => {
   test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
@@ -174,7 +182,16 @@ test.describe('PAGE paging values, generated', () => {
       badNumber.map((n) => ({ pageNumber: n as unknown })),
       badSize.map((s) => ({ pageSize: s as unknown })),
     );
-    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging), { shared: true }));
+    // Every run also tries the fraction just above a valid PageSize and PageNumber (1.0000000000000002): Perl prints it as 1, so a
+    // Dancer2 server built blind from the spec served that PageSize as 1 and, the PageNumber passed to SQLite's OFFSET,
+    // answered 500. The generated doubles come that close only by chance. The size first: another profile's choice, which
+    // must not hide the 500 (mismatchesLast).
+    const justAbove = (n: number) => nextAbove(Math.max(1, n));
+    const examples: [{ pageNumber: unknown } | { pageSize: unknown }][] = [
+      ...(justAbove(pageSize.minimum) < pageSize.maximum ? [[{ pageSize: justAbove(pageSize.minimum) }] as [{ pageSize: unknown }]] : []),
+      [{ pageNumber: justAbove(pageNumber.minimum) }],
+    ];
+    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging), { shared: true }), examples);
     await checkProperty(
       testInfo,
       kit.config,
@@ -182,6 +199,7 @@ test.describe('PAGE paging values, generated', () => {
         const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
         await verify(await answer(paging), [pagingBounds(field, value), ...ERROR_BODY]);
       }),
+      { examples, mismatchesLast: true },
     );
   });
 

@@ -3,7 +3,7 @@ import type { TestInfo } from '@playwright/test';
 import type { KitConfig } from './config';
 import type { Exchange } from '../client/exchange';
 import { ahead } from './api';
-import { recordCounterexample, recordNote } from '../facts/record';
+import { mismatchesLast, recordCounterexample, recordNote } from '../facts/record';
 
 /**
  * Runs one fast-check property against the target, replayably. No shrinking: against a live
@@ -15,9 +15,14 @@ export async function checkProperty<Ts>(
   testInfo: TestInfo,
   config: KitConfig,
   property: fc.IAsyncProperty<Ts>,
-  /** examples: values tried before the generated runs, every run, and counted among numRuns (fast-check's own option). */
-  { numRuns = config.numRuns, examples = [] as Ts[] } = {},
+  /**
+   * examples: values tried before the generated runs, every run, and counted among numRuns (fast-check's own option).
+   * mismatchesLast: runs that judge one answer each, independent of one another: a run that shows another profile's
+   * choice does not end the property, so that a failure no profile allows in a later run is not hidden (facts/record.ts).
+   */
+  { numRuns = config.numRuns, examples = [] as Ts[], mismatchesLast: holding = false } = {},
 ): Promise<void> {
+  if (holding) return mismatchesLast(testInfo, () => checkProperty(testInfo, config, property, { numRuns, examples }));
   const replayPath = process.env.AG_FC_PATH || undefined;
   const details = await fc.check(property, {
     seed: config.seed,

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { ONE_ID_FILTER, PROFILE_VARIANTS, type ProfileVariant } from '../reference/profile-variants';
 import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type ReferenceServer } from '../reference/server';
+import type { PreloadSettings } from '../reference/store';
 import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '../schemas/profile';
 import { checkProfileConsistency } from '../schemas';
 import { readJson, referenceTokenEnv, runAgc, type KitRun } from './harness';
@@ -110,8 +111,8 @@ function expectBoundsBacked(text: string, drafted: Profile): void {
 
 const QUICK = { AG_VISIBILITY_TIMEOUT_MS: '2500', AG_REQUEST_TIMEOUT_MS: '5000' };
 
-async function serve(profile: Profile | undefined, hooks?: Partial<ReferenceHooks>, lagMs = 25): Promise<ReferenceServer> {
-  return startReferenceServer({ profile, hooks, port: 0, lagMs, createRate: null });
+async function serve(profile: Profile | undefined, hooks?: Partial<ReferenceHooks>, lagMs = 25, preload?: PreloadSettings): Promise<ReferenceServer> {
+  return startReferenceServer({ profile, hooks, port: 0, lagMs, createRate: null, preload });
 }
 
 function work(label: string): string {
@@ -140,10 +141,10 @@ async function draftOf(
   label: string,
   override: Record<string, unknown>,
   hooks?: Partial<ReferenceHooks>,
-  { lagMs, env }: { lagMs?: number; env?: Record<string, string> } = {},
+  { lagMs, env, preload }: { lagMs?: number; env?: Record<string, string>; preload?: PreloadSettings } = {},
 ) {
   const expected = profileFromOverride({ name: label, ...override }, label);
-  const server = await serve(expected, hooks, lagMs);
+  const server = await serve(expected, hooks, lagMs, preload);
   try {
     const dir = work(label);
     const out = path.join(dir, 'profile.yaml');
@@ -343,25 +344,31 @@ test.describe('discover without hints, and faulty targets', () => {
     expect(text).toContain('"Keyword":"agc-');
   });
 
-  test("an Id filter of one Id and a Name filter of whole Names: the paging found through the user's whole list, a page past the end kept and said why", async () => {
-    test.setTimeout(120_000);
-    // As a Sinatra server built blind from the spec did, with paging fields and bounds other than the reference's, so "found" means found.
-    const { expected, drafted, text } = await draftOf(
-      'oneIdExact',
-      { list: { nameMatch: 'exact', pageNumber: { field: 'Page' }, pageSize: { field: 'Size', maximum: 50, aboveMaximum: 'clamp' } } },
-      ONE_ID_FILTER,
-    );
-    expect({ idFilterTakes: drafted.list.idFilterTakes, nameMatch: drafted.list.nameMatch }).toEqual({ idFilterTakes: 'one', nameMatch: 'exact' });
-    expectPagingFound(drafted, expected, text, [
-      ['field', 'Size'],
-      ['field', 'Page'],
-      ['maximum', '50'],
-      ['aboveMaximum', 'clamp'],
-    ]);
-    // No filter at all: the user's list, which holds the run's groups and what else the user has.
-    expect(text).toContain('# found: ListAssetGroups {"Size":1} -> HTTP 200, 1 item');
-    expect(evidenceOf(text, 'pastEnd', 'empty')?.[0]).toMatch(/^# reference value, not determined: .*no list holds the run's groups alone/);
-  });
+  // As a Sinatra server built blind from the spec did, with paging fields and bounds other than the reference's, so "found" means found;
+  // the user has 130 groups of its own besides the run's (other users 70), so its whole list runs to three pages of 50.
+  const wholeName = { list: { nameMatch: 'exact', pageNumber: { field: 'Page' }, pageSize: { field: 'Size', maximum: 50, aboveMaximum: 'clamp' } } };
+  const PRELOAD: PreloadSettings = { groups: 200, primaryShare: 0.65 };
+  for (const pastEnd of ['empty', 'refuse', 'last'] as const) {
+    test(`an Id filter of one Id and a Name filter of whole Names: the paging found through the user's whole list, a page past its end answered ${pastEnd} found by its TotalCount`, async () => {
+      test.setTimeout(120_000);
+      const override = { list: { ...wholeName.list, pageNumber: { ...wholeName.list.pageNumber, pastEnd } } };
+      const { expected, drafted, text } = await draftOf(`oneIdExact-${pastEnd}`, override, ONE_ID_FILTER, { preload: PRELOAD });
+      expect({ idFilterTakes: drafted.list.idFilterTakes, nameMatch: drafted.list.nameMatch }).toEqual({ idFilterTakes: 'one', nameMatch: 'exact' });
+      expectPagingFound(drafted, expected, text, [
+        ['field', 'Size'],
+        ['field', 'Page'],
+        ['maximum', '50'],
+        ['aboveMaximum', 'clamp'],
+        ['pastEnd', pastEnd],
+      ]);
+      // No filter at all: the user's list, which holds the run's groups and what else the user has.
+      expect(text).toContain('# found: ListAssetGroups {"Size":1} -> HTTP 200, 1 item');
+      // Paged by what the user has, not by the run's groups: page 5 is two past the last page of 50.
+      expect(evidenceOf(text, 'pastEnd', pastEnd)?.join('\n')).toMatch(
+        /"Page":5,"Size":50.*page 5 of 3 .*the user's whole list, 13\d group\(s\) in pages of 50/s,
+      );
+    });
+  }
 
   type Fault = (req: http.IncomingMessage, res: http.ServerResponse) => void;
   const faults: [string, Fault, RegExp][] = [

@@ -113,6 +113,25 @@ export const PAGE = family({
       listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => Math.max(0, (q.pageNumber - 1) * q.pageSize) }),
     },
   },
+  /**
+   * Perl's numbers, as a Dancer2 server built blind from the spec read them: a fraction within a few units in the last place
+   * of a whole number prints as that number (15 significant digits), so it passes a whole-number check. A PageSize so read
+   * is served as that number and says so; a PageNumber so read reaches SQLite's OFFSET as a fraction, which answers 500.
+   */
+  nearIntegerPaging: {
+    breaks: 'PAGE-07',
+    description:
+      'a PageNumber or PageSize within 1e-9 of a whole number passes as that number (Perl prints 1.0000000000000002 as 1): the PageSize is served as it, the PageNumber answers 500 (a fractional OFFSET)',
+    hooks: {
+      validateList: (body, ctx) => {
+        const { pageNumber, pageSize } = ctx.profile.list;
+        const near = (v: unknown): v is number => typeof v === 'number' && !Number.isInteger(v) && Math.abs(v - Math.round(v)) < 1e-9;
+        if (near(body[pageNumber.field])) return new ApiError(500, 'AssetError', 'datatype mismatch');
+        const size = body[pageSize.field];
+        return defaultHooks.validateList(near(size) ? { ...body, [pageSize.field]: Math.round(size) } : body, ctx);
+      },
+    },
+  },
   /** Pages after the first start one item late (off-by-one the other way): one match per page boundary is never shown. */
   pagesSkipOne: {
     breaks: 'PAGE-05',
