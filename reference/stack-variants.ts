@@ -100,6 +100,21 @@ export const STACK_VARIANTS: readonly Variant[] = [
       },
     },
   },
+  // ---------------------------------------------------------------- PHP (json_decode)
+  {
+    name: 'phpEmptyFilterArray',
+    // json_decode($body, true), what Slim's getParsedBody, Laravel's $request->json() and Symfony's toArray() use, decodes
+    // JSON objects to PHP arrays: [] and {} become the same empty array, so a Filter of [] reads as a Filter of {}.
+    description: 'PHP json_decode($body, true) (Slim, Laravel, Symfony): a Filter of [] is the same empty array as {}, so it is read as no filter',
+    allows: 'Names of the filter fields and of the pagination request fields: not shown.',
+    hooks: {
+      validateList: (body, ctx) => {
+        const wrapper = ctx.profile.list.filterField;
+        const filter = wrapper === '' ? undefined : body[wrapper];
+        return defaultHooks.validateList(Array.isArray(filter) && filter.length === 0 ? { ...body, [wrapper]: {} } : body, ctx);
+      },
+    },
+  },
   // ---------------------------------------------------------------- Python (json, datetime, Flask)
   {
     name: 'pythonJsonDumps',

@@ -177,8 +177,10 @@ test.describe('INPUT handling of bad input', () => {
           fc.integer(),
         )
         .map((value) => withFilters(list, { [filters.groupIds]: value }));
+      // Not an empty array: PHP's json_decode($body, true), behind Slim, Laravel and Symfony, reads [] and {} as one empty
+      // array, and a filter object is the profile's (the spec names no filter fields), so that one carries nothing to refuse.
       const wrongFilterObject = fc
-        .oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean())
+        .oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.array(fc.integer(), { minLength: 1, maxLength: 2 }), fc.boolean())
         .map((value) => ({ [filterField]: value }));
       // Paging values of the wrong type are PAGE-07's (invalid paging values), so they are not drawn here.
       // The same for the Id filter: ignored (LIST-04's finding), or read under another name.
