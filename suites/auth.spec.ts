@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { test, requirement, groupsOf, type Api } from './fixtures';
-import { errorWith, owned, statusIs, tokenAccepted, type OperationId } from './checks';
+import { errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId, type Step } from './checks';
 import type { Exchange } from '../client/exchange';
 import type { Dataset } from './dataset';
 import { recordNote } from '../facts/record';
@@ -23,22 +23,29 @@ const refusedCall = (api: Api, op: OperationId, options: CallOptions) =>
 const tokenAuthError = errorWith(401);
 
 /**
- * A token the target never issued, the same for the whole run: AUTH-04 sends it, and both AUTH-06
- * tests send the same list with it first, so that one answer (shared, api.ts) tells whether the
- * target takes any token at all.
+ * A token the target never issued, the same for the whole run: AUTH-04 sends it, and AUTH-02, AUTH-03
+ * and both AUTH-06 tests send the same list with it, so that one answer (shared, api.ts) tells whether
+ * the target takes any token at all, and how it refuses one it did not issue.
  */
 const unknownToken = (runId: string) => `agc-unknown-${createHash('sha256').update(`agc unknown token ${runId}`).digest('hex').slice(0, 32)}`;
 const unknownForm = (runId: string) => ({ value: `Bearer ${unknownToken(runId)}`, shown: 'Bearer <a random token the target never issued>' });
 
-/** Sends each Authorization form to each operation, a few at a time, and judges every answer as a 401 TokenAuthError. */
+/**
+ * Sends each Authorization form to each operation, a few at a time, and judges every answer as a 401 TokenAuthError.
+ * Beside them the run's unknown token (AUTH-04's list, one answer for the run): an answer like its wrong one is that deviation again.
+ */
 async function refusedForms(
   api: Api,
-  verify: (ex: Exchange, steps: typeof tokenAuthError) => Promise<void>,
+  verify: (ex: Exchange, steps: Step[]) => Promise<void>,
+  runId: string,
   forms: { value: string; shown: string }[],
   operations = OPERATIONS,
 ) {
-  const answers = await together(operations.flatMap((op) => forms.map((authorization) => () => refusedCall(api, op, { authorization }))));
-  for (const answer of answers) await verify(answer, tokenAuthError);
+  const [unknown, ...answers] = await together([
+    () => api.call('ListAssetGroups', {}, { authorization: unknownForm(runId), shared: true }),
+    ...operations.flatMap((op) => forms.map((authorization) => () => refusedCall(api, op, { authorization }))),
+  ]);
+  for (const answer of answers) await verify(answer, [owned('AUTH-04', unlikeUnknownToken(unknown)), ...tokenAuthError]);
 }
 
 test.describe('AUTH authentication', () => {
@@ -48,18 +55,19 @@ test.describe('AUTH authentication', () => {
     for (const answer of anonymous) await verify(answer, tokenAuthError);
   });
 
-  test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify }) => {
+  test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify, kit }) => {
     await refusedForms(
       api,
       verify,
+      kit.config.runId,
       ['Bearer ', 'Bearer'].map((value) => ({ value, shown: JSON.stringify(value) })),
     );
   });
 
-  test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify }) => {
+  test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify, kit }) => {
     // A SHOULD: the spec tells clients to send "Bearer <token>"; a server lenient about the form of a valid token breaks no stated rule.
     const token = api.token('primary');
-    await refusedForms(api, verify, [
+    await refusedForms(api, verify, kit.config.runId, [
       { value: `Basic ${token}`, shown: 'Basic <AG_TOKEN>' },
       { value: token, shown: '<AG_TOKEN> with no scheme' },
       { value: `Token ${token}`, shown: 'Token <AG_TOKEN>' },

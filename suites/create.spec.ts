@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, LISTED } from './fixtures';
 import { CREATING_ROLES, groupNamed, isGroup, readOf, roleGroupsRead } from './dataset';
 import { recordBlocked as blocked, recordProfileMismatch } from '../facts/record';
-import { createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, noServerError, owned } from './checks';
+import { createAnswered, createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, noServerError, owned } from './checks';
 import { ahead, askedOf } from './api';
 import { lengthIn } from '../schemas/profile';
 
@@ -12,7 +12,7 @@ test.describe('CREATE the create operation', () => {
     test.skip(!!dataset.error, `the create phase itself failed: ${dataset.error}`);
     const judged = dataset.groups.filter((g) => g.judgedBy === 'CREATE-01');
     test.skip(judged.length === 0, 'not assessable: no create was sent');
-    for (const group of judged) await verify(group.create, [createdWithId]);
+    for (const group of judged) await verify(group.create, [...createAnswered(group.create), createdWithId]);
     // p0's namesake, where the phase sent one (a one-Id filter and whole-Name matching): refused or not, never a server error.
     for (const group of dataset.groups.filter(isGroup('namesake'))) await verify(group.create, [noServerError]);
   });
@@ -91,11 +91,16 @@ test.describe('CREATE the create operation', () => {
           recordProfileMismatch(testInfo, hint);
         }
       }
-      await verify(edge!.create, [createdWithId]);
+      await verify(edge!.create, [...createAnswered(edge!.create), createdWithId]);
       const seen = groupNamed(dataset, 'atBounds', { bounds: true });
       // Among its role's groups, bounds included: the create-and-wait phase's last poll asked the same, so the run sends it at most once.
-      const listed = readOf(await roleGroupsRead(api, profile, dataset, seen.via, { bounds: true }), seen.id);
-      await verify(listed, [...LISTED, itemMatchesSent(seen.id, seen.sent, {})]);
+      const reads = await roleGroupsRead(api, profile, dataset, seen.via, { bounds: true });
+      // In a stated unit the values are text of every plane, which p1 carries as ordinary values (CREATE-02's): where
+      // that does not come back as sent, these are changed the same way, the round trip's one deviation, not the bounds'.
+      const ordinary = dataset.groups.find((g) => isGroup('everyScript')(g) && g.via === seen.via && g.id !== null && g.visibleAfterMs !== null);
+      if (profile.create.lengthUnit !== undefined && ordinary)
+        await verify(readOf(reads, ordinary.id!), [...LISTED, owned('CREATE-02', itemMatchesSent(ordinary.id!, ordinary.sent, {}))]);
+      await verify(readOf(reads, seen.id), [...LISTED, itemMatchesSent(seen.id, seen.sent, {})]);
     },
   );
 

@@ -17,6 +17,7 @@ import {
 } from './checks';
 import { ahead, askedOf, together, type Read } from './api';
 import type { Exchange } from '../client/exchange';
+import { nameMatches } from '../schemas/profile';
 
 // Queries stay within the run's own groups (their Ids, or names only the run uses), so a run
 // costs the same whatever else the target holds, and never reads data it did not create.
@@ -138,14 +139,18 @@ test.describe('LIST the list operation and its filters', () => {
       leadingUpper: leading.toUpperCase(),
       innerUpper: inner.toUpperCase(),
     };
+    const keys = Object.keys(probes) as (keyof NameProbes)[];
     const answers = await together(
-      (Object.keys(probes) as (keyof NameProbes)[]).map(
+      keys.map(
         (key) => () =>
           api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum }), { shared: key === 'whole' }),
       ),
     );
     // Answers that cannot be read as lists are SCHEMA-02's, not a way of matching.
     for (const answer of answers) await verify(answer, [SHAPED]);
+    // A probe the profile's rule finds nothing with is a filter that matches nothing: how that is answered is LIST-06's
+    // (a target that answers it 404 has one deviation, not two).
+    for (const [i, key] of keys.entries()) if (!nameMatches(name, probes[key], profile.list.nameMatch)) await verify(answers[i], listedBy('LIST-06'));
     await judge(answers, nameMatch(target.id, probes));
   });
 });

@@ -5,6 +5,7 @@ import { pagedGroups, type Dataset } from './dataset';
 import { nthPage, type ListQuery } from './api';
 import { checkProperty } from './property';
 import {
+  createAnswered,
   createdWithId,
   everyItem,
   filtersHold,
@@ -86,7 +87,7 @@ class CreateGroup implements fc.AsyncCommand<Model, Real> {
       GroupType: 'AIGC',
       ProjectName: 'default',
     });
-    await r.verify(exchange, [owned('CREATE-01', createdWithId)]);
+    await r.verify(exchange, [...createAnswered(exchange), owned('CREATE-01', createdWithId)]);
     m.groups.push({ id: (exchange.response!.json as { Result: { Id: string } }).Result.Id, visible: false });
   }
   toString = () => `CreateGroup(${this.label})`;

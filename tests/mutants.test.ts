@@ -125,6 +125,49 @@ const ONE_ID_MUTANTS = [
   'evictedAfterTwoReads',
 ];
 
+/**
+ * Mutants of the name filter under a case-sensitive one (list.nameMatch: substring, the caseSensitiveSubstring
+ * variant served and stated): then LIST-07's upper-cased probes match nothing, so how a target answers a filter
+ * that matches nothing reaches LIST-07 too. An Express server built blind from the spec, given the 404 of
+ * filteredNoMatchIs404, failed LIST-07 beside LIST-06 for that one deviation. Each must still fail exactly
+ * what it fails under the reference profile.
+ */
+const CASE_SENSITIVE_NAME_MUTANTS = ['filteredNoMatchIs404', 'nameFilterIgnored', 'nameFilterLikeWildcards', 'exactNameIgnoresUser'];
+
+/**
+ * Mutants of the values a create keeps, under a stated length unit (create.lengthUnit: utf16, the utf16Lengths variant
+ * served and stated): then CREATE-05's values at the bounds are text of every plane, as p1's ordinary ones are, so a
+ * change to characters reaches CREATE-05 too. A Starlette server built blind from the spec, changed to normalise to
+ * NFC, failed CREATE-05 beside CREATE-02 for that one deviation. Each must still fail exactly what it fails under the
+ * reference profile.
+ */
+// Not longNameTruncated: it cuts at 60 code points, and 64 UTF-16 units of text of every plane are fewer.
+const LENGTH_UNIT_MUTANTS = ['unicodeNormalised', 'astralCharsReplaced', 'emptyTitleDefaulted'];
+
+test.describe('mutants under a stated length unit', () => {
+  test.setTimeout(180_000);
+  const variant = PROFILE_VARIANTS.find((v) => v.name === 'utf16Lengths')!;
+  const server = { profile: profileFromOverride(variant.profile, variant.name) };
+  inBatches(
+    LENGTH_UNIT_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
+    (m) => ({ label: `utf16-${m.name}`, hooks: m.hooks, server }),
+    (m, runOf) => mutantTest(m, async () => ranWith('utf16Lengths', await runOf()), 'under create.lengthUnit: utf16'),
+    { kitProfile: variant.profile },
+  );
+});
+
+test.describe('mutants under a case-sensitive name filter', () => {
+  test.setTimeout(180_000);
+  const variant = PROFILE_VARIANTS.find((v) => v.name === 'caseSensitiveSubstring')!;
+  const server = { profile: profileFromOverride(variant.profile, variant.name) };
+  inBatches(
+    CASE_SENSITIVE_NAME_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
+    (m) => ({ label: `case-${m.name}`, hooks: m.hooks, server }),
+    (m, runOf) => mutantTest(m, async () => ranWith('caseSensitiveSubstring', await runOf()), 'under list.nameMatch: substring'),
+    { kitProfile: variant.profile },
+  );
+});
+
 test.describe('mutants under a one-Id filter', () => {
   test.setTimeout(180_000);
   const variant = PROFILE_VARIANTS.find((v) => v.name === 'oneIdFilter')!;

@@ -72,6 +72,21 @@ export const AUTH = family({
     description: 'any well-formed Bearer token is accepted as the default user',
     hooks: { authenticate: onRefusedBearer((_refused, ctx) => primaryPrincipal(ctx)) },
   },
+  /**
+   * 401 and 403 confused: a header that is there but does not authenticate is answered 403 Forbidden, as
+   * if the caller were known and denied (a C server built blind from the spec, changed to do this, failed AUTH-02,
+   * AUTH-03 and AUTH-04 for it). One deviation: AUTH-04's, seen again by every test that sends a bad token.
+   */
+  badTokenIs403: {
+    breaks: 'AUTH-04',
+    description: 'any Authorization header that does not authenticate gets 403 AssetError instead of 401',
+    hooks: {
+      authenticate: (authorization, ctx) => {
+        const result = defaultHooks.authenticate(authorization, ctx);
+        return result instanceof ApiError && authorization !== undefined ? new ApiError(403, 'AssetError', 'access denied') : result;
+      },
+    },
+  },
   tokenCaseInsensitive: {
     breaks: 'AUTH-06',
     description: 'tokens are compared without regard to case',

@@ -69,6 +69,21 @@ export const ENV = family({
       },
     },
   },
+  /**
+   * The create's Id beside the envelope instead of in Result: `{ ResponseMetadata, Id }`, the handler's own object
+   * spread into the body (a Python server built blind from the spec, changed to do this, failed CREATE-01 and
+   * CREATE-05 while ENV-06, the one deviation, was left blocked).
+   */
+  createIdOutsideResult: {
+    breaks: 'ENV-06',
+    description: 'a create answers { ResponseMetadata, Id }, without Result',
+    hooks: {
+      successBody: (meta, result, ctx) => {
+        const body = defaultHooks.successBody(meta, result, ctx);
+        return meta.Action === 'CreateAssetGroup' && isObject(body) ? { ResponseMetadata: body.ResponseMetadata, ...(result as object) } : body;
+      },
+    },
+  },
   /** Creates through a channel-bound token are answered by the channel gateway, whose envelope has no Region. */
   channelCreateWithoutRegion: {
     breaks: 'ENV-01',

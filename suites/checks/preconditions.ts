@@ -29,6 +29,12 @@ export function errorWith(status: number): Step[] {
  */
 export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
 
+/**
+ * A create's answer, before its Id is read: where it is a 200, a Result that is not there is ENV-06's (an Id
+ * beside the envelope instead of in Result is that one deviation, not a missing Id as well).
+ */
+export const createAnswered = (ex: Exchange): Step[] => (ex.response?.status === 200 ? [owned('ENV-06', resultPresent)] : []);
+
 /** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
 export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
 
