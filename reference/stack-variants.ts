@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { defaultHooks } from './behaviour';
+import { OPERATIONS } from './behaviour-base';
 import { brotli, expressEtag, gzipped, headerOf, unicodeEscape, withHeader, writeJson, type JsonStyle, type WireAnswer } from './wire';
 import { isObject } from '../schemas/spec';
 import type { Variant } from './variants';
@@ -189,6 +190,17 @@ export const STACK_VARIANTS: readonly Variant[] = [
     description: 'System.Text.Json defaults: non-ASCII and " & \' + < > ` written as \\uXXXX (upper-case hex)',
     allows: HTTP_JSON,
     hooks: { encodeResponse: encodedAs({ escape: (ch) => (ch.codePointAt(0)! > 0x7e || '"&\'+<>`'.includes(ch) ? unicodeEscape(ch, true) : undefined) }) },
+  },
+  {
+    name: 'aspNetEnumAction',
+    // [FromQuery] bound to an enum: ASP.NET Core's EnumTypeConverter parses with ignoreCase, so listassetgroups
+    // selects ListAssetGroups. Which values select an operation is the server's; the spec names them, not their case.
+    description: 'ASP.NET Core binds Action to an enum case-insensitively: listassetgroups selects ListAssetGroups',
+    allows: 'Both operations share one path. The query parameter Action selects the operation.',
+    hooks: {
+      selectOperation: (action, version) =>
+        defaultHooks.selectOperation(OPERATIONS.find((op) => op.toLowerCase() === action?.toLowerCase()) ?? action, version),
+    },
   },
   {
     name: 'aspNetRoundTripTimestamps',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { test, requirement, groupsOf, type Api } from './fixtures';
-import { errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId, type Step } from './checks';
+import { NOT_AS_SUCCESS, errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId, type Step } from './checks';
 import type { Exchange } from '../client/exchange';
 import type { Dataset } from './dataset';
 import { recordNote } from '../facts/record';
@@ -45,7 +45,7 @@ async function refusedForms(
     () => api.call('ListAssetGroups', {}, { authorization: unknownForm(runId), shared: true }),
     ...operations.flatMap((op) => forms.map((authorization) => () => refusedCall(api, op, { authorization }))),
   ]);
-  for (const answer of answers) await verify(answer, [owned('AUTH-04', unlikeUnknownToken(unknown)), ...tokenAuthError]);
+  for (const answer of answers) await verify(answer, [NOT_AS_SUCCESS, owned('AUTH-04', unlikeUnknownToken(unknown)), ...tokenAuthError]);
 }
 
 test.describe('AUTH authentication', () => {
@@ -113,7 +113,7 @@ test.describe('AUTH authentication', () => {
       ...forms.map((authorization) => () => api.call('ListAssetGroups', {}, { authorization, shared: /without its last/.test(authorization.shown) })),
       ...creates.map((authorization) => () => api.createRefused(validBody(api, 'CreateAssetGroup'), { authorization })),
     ]);
-    await verify(first, [owned('AUTH-04', statusIs(401))]);
+    await verify(first, [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))]);
     for (const answer of answers) await verify(answer, tokenAuthError);
   });
 });
@@ -188,7 +188,7 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
         () => api.call('ListAssetGroups', {}, { authorization: unknownForm(kit.config.runId), shared: true }),
         ...[undefined, null].map((userAgent) => () => api.call('ListAssetGroups', {}, { authorization: nearMiss, userAgent, shared: userAgent === undefined })),
       ]);
-      await verify(first, [owned('AUTH-04', statusIs(401))]);
+      await verify(first, [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))]);
       for (const answer of answers) await verify(answer, tokenAuthError);
     },
   );

@@ -286,6 +286,15 @@ export function successes(dataset: Dataset): { owner: string; exchange: Exchange
   return [...(plain ? [{ owner: 'CREATE-01', exchange: plain.create }] : []), { owner: 'LIST-01', exchange: dataset.shared.emptyList }];
 }
 
+/** The phase's successes as exchanges, for checks that compare with them (CheckContext.successes); none without a record. */
+export function phaseSuccesses(runId: string): Exchange[] {
+  try {
+    return successes(loadDataset(runId)).map((s) => s.exchange);
+  } catch {
+    return [];
+  }
+}
+
 /** Each valid call's answer, judged only once its owner's 200 holds. */
 export async function onSuccesses(dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
   for (const { owner, exchange } of successes(dataset)) await verify(exchange, [...succeeded(owner), JSON_ANSWER, ...own(exchange)]);

@@ -1,6 +1,17 @@
 import { test, requirement } from './fixtures';
 import { onSuccesses, provokedErrors, successes } from './dataset';
-import { JSON_ANSWER, distinctRequestIds, envelopeOf, envelopePresent, jsonContentType, requestIdNonEmpty, resultPresent, sameService } from './checks';
+import {
+  JSON_ANSWER,
+  distinctRequestIds,
+  envelopeLikeSuccess,
+  envelopeOf,
+  envelopePresent,
+  jsonContentType,
+  owned,
+  requestIdNonEmpty,
+  resultPresent,
+  sameService,
+} from './checks';
 
 // The answers judged here were sent once, by the create-and-wait phase (suites/dataset-setup.ts): the
 // run's first create, the preflight's list with body {}, and the client mistakes it provoked.
@@ -21,13 +32,14 @@ test.describe('ENV envelope and content type', () => {
     'ENV-02 An error response carries ResponseMetadata with RequestId, Action, Version, Service and Region',
     requirement('ENV-02'),
     async ({ dataset, verify }) => {
-      for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, envelopePresent]);
+      // A gap the run's successes share is the envelope's everywhere, ENV-01's one finding.
+      for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, owned('ENV-01', envelopeLikeSuccess), envelopePresent]);
     },
   );
 
   test('ENV-03 ResponseMetadata.RequestId is a non-empty string', requirement('ENV-03'), async ({ dataset, verify }) => {
-    await onSuccesses(dataset, verify, (ex) => [envelopeOf(ex), requestIdNonEmpty]);
-    for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, envelopeOf(ex), requestIdNonEmpty]);
+    await onSuccesses(dataset, verify, (ex) => [...envelopeOf(ex), requestIdNonEmpty]);
+    for (const ex of provokedErrors(dataset)) await verify(ex, [JSON_ANSWER, ...envelopeOf(ex), requestIdNonEmpty]);
   });
 
   test('ENV-04 Distinct requests get distinct RequestIds', requirement('ENV-04'), async ({ dataset, judge }) => {

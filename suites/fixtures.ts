@@ -3,7 +3,7 @@ import { type KitConfig, type KitWorkerOptions, ConfigError, TOKEN_VARIABLES, ty
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadDataset, itemsOf, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { loadDataset, itemsOf, phaseFinished, phaseSuccesses, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { validate, errorKinds, profile } from '../schemas';
 import {
   holdMismatch,
@@ -167,7 +167,17 @@ const configured = apiOnly.extend<{ profile: Profile }, KitWorkerOptions & { kit
       // Nothing is sent before the create-and-wait phase is over: the requests reach the target in the same order as if
       // the phase had run before the workers started, it only overlapped their start.
       await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
-      await use({ config: { ...config, baseURL: config.baseURL }, context: { profile, validate, errorKinds } });
+      // The phase's successes, read once a check of an error's envelope needs them (envelopeLikeSuccess).
+      let answered: Exchange[] | undefined;
+      const context: CheckContext = {
+        profile,
+        validate,
+        errorKinds,
+        get successes() {
+          return (answered ??= phaseSuccesses(config.runId));
+        },
+      };
+      await use({ config: { ...config, baseURL: config.baseURL }, context });
     },
     // The wait is bounded by the phase's own timeouts and phaseFinished's patience, not by the first test's timeout.
     { scope: 'worker', timeout: 0 },

@@ -5,6 +5,7 @@ import { checkProperty, sentAhead } from './property';
 import { modelRuns } from './page-model';
 import {
   ERROR_BODY,
+  NOT_AS_SUCCESS,
   SHAPED,
   filtersHold,
   itemsAtMost,
@@ -150,7 +151,10 @@ test.describe('PAGE paging fields and invariants', () => {
         // Where the profile clamps, a page size above the maximum is a valid list; otherwise every value here is refused,
         // and a 400 whose body or kind is wrong is ENV's and ERR's finding.
         const clamped = pageSize.aboveMaximum === 'clamp' && size === pageSize.maximum + 1;
-        return verify(answer, clamped ? [owned('AUTH-05', tokenAccepted), judged, owned('ENV-06', resultPresent), SHAPED] : [judged, ...ERROR_BODY]);
+        return verify(answer, [
+          NOT_AS_SUCCESS,
+          ...(clamped ? [owned('AUTH-05', tokenAccepted), judged, owned('ENV-06', resultPresent), SHAPED] : [judged, ...ERROR_BODY]),
+        ]);
       });
     }
   });
@@ -196,7 +200,7 @@ test.describe('PAGE paging values, generated', () => {
       kit.config,
       fc.asyncProperty(body, async (paging) => {
         const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
-        await verify(await answer(paging), [pagingBounds(field, value), ...ERROR_BODY]);
+        await verify(await answer(paging), [NOT_AS_SUCCESS, pagingBounds(field, value), ...ERROR_BODY]);
       }),
       { examples, mismatchesLast: true },
     );

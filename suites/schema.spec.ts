@@ -41,7 +41,7 @@ test.describe('SCHEMA field types and formats', () => {
     for (const group of groupsOf(dataset, () => true, { visible: false })) {
       // The rest of CreateAssetGroupResponse is owned by the preconditions (envelope, Result, a non-blank Id):
       // only what no other requirement judges is left to this one.
-      await verify(group.create, [owned('CREATE-01', createdWithId), envelopeOf(group.create), owned('ENV-06', resultPresent), resultOnlyId]);
+      await verify(group.create, [owned('CREATE-01', createdWithId), ...envelopeOf(group.create), owned('ENV-06', resultPresent), resultOnlyId]);
     }
   });
 
@@ -59,7 +59,7 @@ test.describe('SCHEMA field types and formats', () => {
         await verify(ex, [
           ...succeeded(owner),
           owned('ENV-06', resultPresent),
-          envelopeOf(ex),
+          ...envelopeOf(ex),
           owned('SCHEMA-03', timestampsUtc),
           validates('ListAssetGroupsResponse'),
         ]);

@@ -30,6 +30,17 @@ export const CREATE = family({
     },
   },
   /** Strings are normalised to NFC on the way in, so combining marks do not round-trip. */
+  /**
+   * REST habit: a create is answered 201 Created (Express's res.status(201), Spring's ResponseEntity.created), its body
+   * unchanged. A C server built blind from the spec, changed to do this, failed CREATE-05 beside CREATE-01.
+   */
+  createdWith201: {
+    breaks: 'CREATE-01',
+    description: 'a create is answered 201 Created instead of 200, its body unchanged',
+    hooks: {
+      wire: (answer, request) => (answer.status === 200 && request.query.get('Action') === 'CreateAssetGroup' ? { ...answer, status: 201 } : answer),
+    },
+  },
   unicodeNormalised: {
     breaks: 'CREATE-02',
     description: 'create fields are normalised to NFC, so combining marks do not round-trip',

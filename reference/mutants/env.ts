@@ -14,7 +14,7 @@ import {
   stackPages,
   werkzeugBadRequest,
 } from '../wire';
-import { family, isObject, perServer, syntaxError, utf8, withoutRegion } from './helpers';
+import { family, isObject, perServer, syntaxError, utf8, withoutRegion, withoutRequestId } from './helpers';
 
 /** Action or Version absent from the query (not empty: an empty parameter is still there). */
 const missingParameter = (action: string | null, version: string | null) => (action === null ? 'Action' : version === null ? 'Version' : null);
@@ -32,6 +32,18 @@ export const ENV = family({
     breaks: 'ENV-03',
     description: 'ResponseMetadata.RequestId is an empty string',
     hooks: { newRequestId: () => '' },
+  },
+  /**
+   * The request id is sent as the X-Request-Id header alone, never in ResponseMetadata. An Express server built blind
+   * from the spec, changed to do this, failed ENV-01 and ENV-02: one gap of the envelope everywhere, ENV-01's.
+   */
+  requestIdHeaderOnly: {
+    breaks: 'ENV-01',
+    description: 'ResponseMetadata never carries RequestId (the id is sent as a header only)',
+    hooks: {
+      successBody: (meta, result, ctx) => defaultHooks.successBody(withoutRequestId(meta), result, ctx),
+      errorBody: (meta, error, ctx) => defaultHooks.errorBody(withoutRequestId(meta), error, ctx),
+    },
   },
   constantRequestId: {
     breaks: 'ENV-04',

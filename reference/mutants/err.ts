@@ -3,6 +3,15 @@ import { ApiError, defaultHooks } from '../behaviour';
 import { family, onRefusedBearer } from './helpers';
 
 export const ERR = family({
+  /**
+   * RPC style: every answer is HTTP 200 and an error is told by its error part alone. A C server built blind from
+   * the spec, changed to do this, failed AUTH-01, AUTH-04, PAGE-07, INPUT-01, -02, -03, -05 and -06 for that one deviation.
+   */
+  errorsAnsweredOk: {
+    breaks: 'ERR-02',
+    description: 'every error is answered HTTP 200, its error body unchanged',
+    hooks: { wire: (answer, request) => (request.cause || answer.status >= 400 ? { ...answer, status: 200 } : answer) },
+  },
   /** A token the directory does not know is reported with the generic kind, as a failed lookup. */
   unknownTokenKindAssetError: {
     breaks: 'ERR-02',

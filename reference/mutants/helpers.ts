@@ -37,6 +37,11 @@ export function family<K extends string>(entries: Record<K, Omit<Mutant, 'name'>
 
 export { isObject } from '../../schemas/spec';
 
+export function withoutRequestId(meta: ResponseMetadata): ResponseMetadata {
+  const { RequestId: _dropped, ...rest } = meta;
+  return rest as ResponseMetadata;
+}
+
 export function withoutRegion(meta: ResponseMetadata): ResponseMetadata {
   const { Region: _dropped, ...rest } = meta;
   return rest as ResponseMetadata;

@@ -1,7 +1,7 @@
 /** ENV: the envelope, the content type, a Result, and distinct RequestIds. */
 import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
-import { fail, owned, show, type Failure, type Owned } from './kit';
+import { fail, owned, show, type CheckContext, type Failure, type Owned } from './kit';
 
 const ENVELOPE_FIELDS = ['RequestId', 'Action', 'Version', 'Service', 'Region'] as const;
 
@@ -64,6 +64,30 @@ export function envelopePresent(ex: Exchange): Failure | undefined {
     );
   }
   return undefined;
+}
+
+/** The envelope fields a JSON answer lacks or has as something else than a string: all of them without a ResponseMetadata object. */
+function envelopeGaps(ex: Exchange): string[] {
+  const meta = readPointer(ex.response?.json, '/ResponseMetadata');
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return [...ENVELOPE_FIELDS];
+  return ENVELOPE_FIELDS.filter((field) => typeof (meta as Record<string, unknown>)[field] !== 'string');
+}
+
+/**
+ * ENV-01's, wherever an error's envelope is read: fields it lacks that a success of the run lacks too are one
+ * deviation, the envelope's everywhere (a RequestId sent as a header alone), ENV-01's; a gap of errors alone is ENV-02's.
+ */
+export function envelopeLikeSuccess(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  if (answeredWithJson(ex)) return undefined;
+  const gaps = envelopeGaps(ex);
+  const success = ctx.successes.find((s) => s.response?.status === 200 && !answeredWithJson(s) && gaps.every((field) => envelopeGaps(s).includes(field)));
+  if (!gaps.length || !success) return undefined;
+  return fail(
+    envelopeLikeSuccess,
+    `HTTP ${ex.response!.status}: ${gaps.join(', ')} missing or not a string, as in the answer to the successful ${success.request.url.match(/Action=(\w+)/)?.[1] ?? 'request'}`,
+    'ResponseMetadata carries RequestId, Action, Version, Service and Region, all strings (Present on every response)',
+    `set ${gaps.join(', ')} on every response`,
+  );
 }
 
 export function requestIdNonEmpty(ex: Exchange): Failure | undefined {

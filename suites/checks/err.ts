@@ -2,7 +2,7 @@
 import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
 import { fail, named, owned, pointerOf, show, OPERATIONS, type Check, type CheckContext, type Failure, type OperationId, type Step } from './kit';
-import { JSON_ANSWER, envelopePresent } from './env';
+import { JSON_ANSWER, envelopeLikeSuccess, envelopePresent } from './env';
 
 /** The error kinds of the spec's error table (spec/openapi.yaml, x-error-kind), over every operation. */
 const errorKindsOf = (ctx: CheckContext): string[] => [...new Set(OPERATIONS.flatMap((operation) => Object.values(ctx.errorKinds(operation))))];
@@ -57,7 +57,13 @@ export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | un
  * envelope (ENV-02's: "Present on every response."), an error kind at the profile's place (ERR-01's)
  * and the one the spec's table gives (ERR-02's). A framework's or a proxy's own page fails here.
  */
-export const ERROR_BODY: Step[] = [JSON_ANSWER, owned('ENV-02', envelopePresent), owned('ERR-01', errorKindReadable), owned('ERR-02', errorKindFitsStatus)];
+export const ERROR_BODY: Step[] = [
+  JSON_ANSWER,
+  owned('ENV-01', envelopeLikeSuccess),
+  owned('ENV-02', envelopePresent),
+  owned('ERR-01', errorKindReadable),
+  owned('ERR-02', errorKindFitsStatus),
+];
 
 export function errorBodyShape(ex: Exchange, ctx: CheckContext): Failure | undefined {
   // Only error answers have an error body; a success where an error was due is another requirement's failure.
@@ -94,6 +100,24 @@ function errorOf(ex: Exchange, ctx: CheckContext): { status: number; operation: 
 }
 
 /** The error kind matches the spec's table for this status and operation (only for known operations). */
+/**
+ * ERR-02's, before any requirement reads the status of a refusal: an answer of 2xx that carries an error kind where
+ * the profile keeps it is an error answered as a success (HTTP 200 with an error part, as RPC-style APIs do). That
+ * one deviation is ERR-02's (no kind of the table goes with a 2xx), not a failure of every refusal that reads a status.
+ */
+export function errorNotAsSuccess(ex: Exchange, ctx: CheckContext): Failure | undefined {
+  const status = ex.response?.status ?? 0;
+  if (status < 200 || status >= 300) return undefined;
+  const kind = readPointer(ex.response!.json, ctx.profile.error.codePointer);
+  if (typeof kind !== 'string' || kind === '') return undefined;
+  return fail(
+    errorNotAsSuccess,
+    `HTTP ${status} with the error kind ${show(kind)} at ${ctx.profile.error.codePointer}`,
+    'the Errors table: each error kind with its HTTP status (400, 401, 403, 429, 500, 503)',
+    'answer an error with its status from the table, never with 2xx',
+  );
+}
+
 export function errorKindFitsStatus(ex: Exchange, ctx: CheckContext): Failure | undefined {
   const error = errorOf(ex, ctx);
   if (!error) return undefined;

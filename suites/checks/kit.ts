@@ -35,6 +35,8 @@ export interface CheckContext {
   validate: (component: string, data: unknown) => { valid: boolean; errors: string[] };
   /** The spec's error table for an operation: status -> error kind. */
   errorKinds: (operationId: string) => Record<number, string>;
+  /** The run's valid requests the create-and-wait phase saw answered (p0's create, the preflight's list); [] before it ran. */
+  successes: Exchange[];
 }
 
 export type Check = (exchange: Exchange, context: CheckContext) => Failure | undefined;

@@ -5,14 +5,21 @@
  */
 import type { Exchange } from '../../client/exchange';
 import { owned, type Owned, type Step } from './kit';
-import { envelopePresent, resultPresent, status200 } from './env';
+import { envelopeLikeSuccess, envelopePresent, resultPresent, status200 } from './env';
 import { tokenAccepted } from './auth';
-import { ERROR_BODY, statusIs } from './err';
+import { ERROR_BODY, errorNotAsSuccess, statusIs } from './err';
 import { everyItem } from './list';
 import { listShape } from './schema';
 
-/** The envelope is ENV-01's on a success and ENV-02's on an error; other requirements read it as a precondition. */
-export const envelopeOf = (ex: Exchange): Owned => owned((ex.response?.status ?? 0) >= 400 ? 'ENV-02' : 'ENV-01', envelopePresent);
+/**
+ * The envelope is ENV-01's on a success and ENV-02's on an error; other requirements read it as a precondition. An
+ * error lacking what a success of the run lacks too is the envelope's gap everywhere, ENV-01's (envelopeLikeSuccess).
+ */
+export const envelopeOf = (ex: Exchange): Step[] =>
+  (ex.response?.status ?? 0) >= 400 ? [owned('ENV-01', envelopeLikeSuccess), owned('ENV-02', envelopePresent)] : [owned('ENV-01', envelopePresent)];
+
+/** A refusal, before its status is read: an error part answered with 2xx is ERR-02's one deviation, wherever it shows. */
+export const NOT_AS_SUCCESS: Owned = owned('ERR-02', errorNotAsSuccess);
 
 /**
  * A response is the given error status, with the error kind the spec's table gives for it. The
@@ -20,7 +27,7 @@ export const envelopeOf = (ex: Exchange): Owned => owned((ex.response?.status ??
  * it is the table's kind is ERR-02's, wherever the error was provoked.
  */
 export function errorWith(status: number): Step[] {
-  return [statusIs(status), ...ERROR_BODY];
+  return [NOT_AS_SUCCESS, statusIs(status), ...ERROR_BODY];
 }
 
 /**
