@@ -16,6 +16,21 @@ export const SCHEMA = family({
       },
     },
   },
+  /**
+   * Jackson's default (SerializationFeature.WRITE_DATES_AS_TIMESTAMPS): a java.util.Date is written as epoch
+   * milliseconds, a JSON number. An Express server built blind from the spec, changed to do this, failed SCHEMA-03 beside
+   * SCHEMA-02: a timestamp that is no string is the contract's type, SCHEMA-02's alone.
+   */
+  epochMillisTimestamps: {
+    breaks: 'SCHEMA-02',
+    description: 'CreateTime and UpdateTime are written as epoch milliseconds (JSON numbers)',
+    hooks: {
+      toListItem: (group) => {
+        const item = defaultHooks.toListItem(group);
+        return { ...item, CreateTime: Date.parse(item.CreateTime) as unknown as string, UpdateTime: Date.parse(item.UpdateTime) as unknown as string };
+      },
+    },
+  },
   /** Timestamps in the server's local zone, UTC+08:00. */
   localTimeTimestamps: {
     breaks: 'SCHEMA-03',

@@ -63,6 +63,8 @@ export const SHAPED: Step = owned('SCHEMA-02', listShape);
 export function timestampsUtc(ex: Exchange, ctx: CheckContext): Failure | undefined {
   for (const item of items(ex) ?? []) {
     for (const field of ['CreateTime', 'UpdateTime']) {
+      // A timestamp that is no string at all (epoch milliseconds) is SCHEMA-02's: the contract types it as a string.
+      if (typeof item?.[field] !== 'string') continue;
       const result = ctx.validate('Timestamp', item?.[field]);
       if (!result.valid)
         return fail(
@@ -137,8 +139,11 @@ export function timestampsNearClock(windows: Map<string, CreateWindow>, skewMs: 
 
 export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
   for (const item of items(ex) ?? []) {
-    const created = Date.parse(String(item?.CreateTime));
-    const updated = Date.parse(String(item?.UpdateTime));
+    // Timestamps that are no strings are SCHEMA-02's, and what cannot be read as a time SCHEMA-03's.
+    if (typeof item?.CreateTime !== 'string' || typeof item?.UpdateTime !== 'string') continue;
+    const created = Date.parse(item.CreateTime);
+    const updated = Date.parse(item.UpdateTime);
+    if (Number.isNaN(created) || Number.isNaN(updated)) continue;
     if (!(updated >= created))
       return fail(
         updateNotBeforeCreate,
