@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
-import { channelNamePart, confinedQuery, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { channelNamePart, confinedQuery, countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, eachIdAlone, nthPage, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
@@ -81,6 +81,7 @@ test.describe('CHAN channel scoping', () => {
         [b, 'channelA'],
       ] as const;
       const spaces = await Promise.all([spaceOf(api, profile, dataset, a, verify), spaceOf(api, profile, dataset, b, verify)]);
+      await countsStand(dataset, verify);
       const queries = pairs.flatMap(([other, as], i): [ListQuery, typeof as, string, number | undefined][] => [
         [{ name: other.sent.Name }, as, other.id, 0],
         [{ assetSpaceId: spaces[i], groupIds: [other.id] }, as, other.id, 0],

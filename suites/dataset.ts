@@ -8,7 +8,19 @@ import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/
 import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
 import { nameMatchParts, readPointer, type Profile } from '../schemas/profile';
 import { askedOf, listBody, type Api, type ListQuery, type Read, type RequestStats, type RetryCounts } from './api';
-import { JSON_ANSWER, listedBy, listShape, listsIncluding, owned, resultPresent, succeeded, visibleInTime, type Failure, type Step } from './checks';
+import {
+  JSON_ANSWER,
+  countOfWholePage,
+  listedBy,
+  listShape,
+  listsIncluding,
+  owned,
+  resultPresent,
+  succeeded,
+  visibleInTime,
+  type Failure,
+  type Step,
+} from './checks';
 import type { TokenRole } from './config';
 import type { Judge, Verify } from './fixtures';
 
@@ -284,6 +296,16 @@ export function successes(dataset: Dataset): { owner: string; exchange: Exchange
   // p0's create as it was answered, Id or not: a 200 whose Id sits outside Result is this envelope's finding, not a missing group.
   const plain = dataset.groups.find(isGroup('plain'));
   return [...(plain ? [{ owner: 'CREATE-01', exchange: plain.create }] : []), { owner: 'LIST-01', exchange: dataset.shared.emptyList }];
+}
+
+/**
+ * PAGE-04's count, before another requirement reads one: the phase's last read of the primary groups held them all on
+ * its first page, so its TotalCount is its number of items (countOfWholePage). A count off there is PAGE-04's one
+ * deviation, and no other requirement's count is judged.
+ */
+export async function countsStand(dataset: Dataset, verify: Verify): Promise<void> {
+  const poll = dataset.lastPolls.primary;
+  if (poll?.response?.status === 200) await verify(poll, [owned('PAGE-04', countOfWholePage)]);
 }
 
 /** The phase's successes as exchanges, for checks that compare with them (CheckContext.successes); none without a record. */

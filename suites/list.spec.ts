@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, filterAssessable } from './fixtures';
-import { everyGroupListed, groupNamed, matchingNothing } from './dataset';
+import { countsStand, everyGroupListed, groupNamed, matchingNothing } from './dataset';
 import {
   SHAPED,
   everyItem,
@@ -58,6 +58,8 @@ test.describe('LIST the list operation and its filters', () => {
       });
     }
     // Whether a space no group has is answered with an empty list or refused is not shown: both conform.
+    // A count read, on PAGE-04's: the phase's read of the run's groups counted what it listed.
+    await countsStand(dataset, verify);
     await verify((await none) as Exchange, [SHAPED, refusedOrEmpty]);
   });
 
@@ -77,6 +79,7 @@ test.describe('LIST the list operation and its filters', () => {
         listsExactly(askedOf(query, ids)),
       ]);
     // Values of GroupType other than AIGC are not shown: an empty list and a refusal both conform.
+    await countsStand(dataset, verify);
     await verify(noSuchType, [SHAPED, refusedOrEmpty]);
   });
 
@@ -85,6 +88,7 @@ test.describe('LIST the list operation and its filters', () => {
       .filter((_, i) => i % 2 === 1)
       .map((g) => g.id);
     filterAssessable(dataset, 'groupIds');
+    await countsStand(dataset, verify);
     // Under a one-Id filter (list.idFilterTakes: one), each Id alone.
     for (const { query, exchange } of await api.listByIds(profile, { groupIds: some })) {
       const asked = askedOf(query, some);
@@ -120,6 +124,7 @@ test.describe('LIST the list operation and its filters', () => {
     filterAssessable(dataset, 'name');
     // The phase read this query first, to tell an ignored name filter: one answer for both.
     const query = matchingNothing(profile, dataset, 'name', { all: [], primary: [] });
+    await countsStand(dataset, verify);
     await verify(await api.call('ListAssetGroups', listBody(profile, query), { shared: true }), [...LISTED, ...filtersHold(query), totalCountIs(0)]);
   });
 

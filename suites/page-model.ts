@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 import { itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Kit, type Verify } from './fixtures';
-import { pagedGroups, type Dataset } from './dataset';
+import { countsStand, pagedGroups, type Dataset } from './dataset';
 import { nthPage, type ListQuery } from './api';
 import { checkProperty } from './property';
 import {
@@ -171,6 +171,8 @@ export async function modelRuns(
   half: 0 | 1,
 ): Promise<void> {
   pagingAssessable(dataset);
+  // Counts are read on every list below: the phase's count of the run's groups first (PAGE-04's).
+  await countsStand(dataset, verify);
   const paged = pagedGroups(profile, dataset);
   // The run's primary groups were seen by the create-and-wait phase: the model starts with them visible.
   const known = paged.ids.map((id) => ({ id, visible: true }));

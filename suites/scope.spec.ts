@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, listBody } from './fixtures';
-import { spaceOf } from './dataset';
+import { countsStand, spaceOf } from './dataset';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { eachIdAlone, nthPage, together, type ListQuery } from './api';
 import { nameMatchParts } from '../schemas/profile';
@@ -13,6 +13,7 @@ const countedBySCOPE02 = owned('SCOPE-02', refusedOrCountsNone(notOtherUsers));
 
 test.describe('SCOPE user scoping', () => {
   test("SCOPE-01 The second user's list never shows the primary user's groups", requirement('SCOPE-01'), async ({ api, dataset, verify, profile }) => {
+    await countsStand(dataset, verify);
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
     const noRunNames = everyItem(
@@ -34,6 +35,7 @@ test.describe('SCOPE user scoping', () => {
   });
 
   test("SCOPE-02 Filtering by another user's group Id finds nothing", requirement('SCOPE-02'), async ({ api, dataset, verify, profile }) => {
+    await countsStand(dataset, verify);
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
     // The first page, and a later one: scoping must not stop at page 1. Under a one-Id filter (list.idFilterTakes: one),
@@ -48,6 +50,7 @@ test.describe('SCOPE user scoping', () => {
   });
 
   test("SCOPE-03 Filtering by another user's exact group Name finds nothing", requirement('SCOPE-03'), async ({ api, dataset, verify, profile }) => {
+    await countsStand(dataset, verify);
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true);
     const answers = await together(
@@ -68,6 +71,7 @@ test.describe('SCOPE user scoping', () => {
     "SCOPE-04 Another user finds none of the primary user's groups through the asset-space or group-type filter, alone or combined",
     requirement('SCOPE-04'),
     async ({ api, dataset, verify, profile }) => {
+      await countsStand(dataset, verify);
       api.token('otherUser');
       const primary = groupsOf(dataset, (g) => g.via === 'primary');
       const mine = groupsOf(dataset, () => true).map((g) => g.id);

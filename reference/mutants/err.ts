@@ -18,6 +18,20 @@ export const ERR = family({
     description: 'an unknown token gets 401 with the error kind AssetError instead of TokenAuthError',
     hooks: { authenticate: onRefusedBearer((refused) => new ApiError(401, 'AssetError', refused.message)) },
   },
+  /**
+   * The status's reason phrase as the error kind: 401 answers carry "Unauthorized". An Express server built blind from
+   * the spec, changed to do this, failed ERR-01 beside ERR-02: a kind outside the table is the kind's finding, not the shape's.
+   */
+  authKindUnauthorized: {
+    breaks: 'ERR-02',
+    description: 'refused tokens get 401 with the error kind "Unauthorized" instead of TokenAuthError',
+    hooks: {
+      authenticate: (authorization, ctx) => {
+        const result = defaultHooks.authenticate(authorization, ctx);
+        return result instanceof ApiError ? new ApiError(401, 'Unauthorized', result.message) : result;
+      },
+    },
+  },
   /** Error answers carry an empty Result beside the error. */
   errorBodyWithResult: {
     breaks: 'ERR-01',

@@ -47,6 +47,21 @@ export const PAGE = family({
       },
     },
   },
+  /**
+   * TotalCount one too many: COUNT(*) over a LEFT JOIN that yields a row of NULLs. An Express server built blind from
+   * the spec, changed to do this, failed LIST-02, -03, -04, -06, PAGE-05, SCOPE-02 and CHAN-04, every requirement that
+   * reads a count, while PAGE-04, the one deviation, was left blocked.
+   */
+  totalCountPlusOne: {
+    breaks: 'PAGE-04',
+    description: 'TotalCount is one more than the groups the query matches',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return { ...result, TotalCount: result.TotalCount + 1 };
+      },
+    },
+  },
   /** Pages after the first start one item early, so neighbouring pages share an item. */
   pagesOverlapByOne: {
     breaks: 'PAGE-05',
