@@ -144,42 +144,25 @@ const CASE_SENSITIVE_NAME_MUTANTS = ['filteredNoMatchIs404', 'nameFilterIgnored'
 // Not longNameTruncated: it cuts at 60 code points, and 64 UTF-16 units of text of every plane are fewer.
 const LENGTH_UNIT_MUTANTS = ['unicodeNormalised', 'astralCharsReplaced', 'emptyTitleDefaulted'];
 
-test.describe('mutants under a stated length unit', () => {
-  test.setTimeout(180_000);
-  const variant = PROFILE_VARIANTS.find((v) => v.name === 'utf16Lengths')!;
-  const server = { profile: profileFromOverride(variant.profile, variant.name) };
-  inBatches(
-    LENGTH_UNIT_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
-    (m) => ({ label: `utf16-${m.name}`, hooks: m.hooks, server }),
-    (m, runOf) => mutantTest(m, async () => ranWith('utf16Lengths', await runOf()), 'under create.lengthUnit: utf16'),
-    { kitProfile: variant.profile },
-  );
-});
+/** Mutants run against a profile variant, served and stated, in shared Playwright runs: each must still fail exactly what it fails under the reference profile. */
+function mutantsUnder(title: string, variantName: string, names: string[], label: string, under: string): void {
+  test.describe(title, () => {
+    test.setTimeout(180_000);
+    const variant = PROFILE_VARIANTS.find((v) => v.name === variantName)!;
+    const server = { profile: profileFromOverride(variant.profile, variant.name) };
+    // One profile for all of them: they share Playwright runs as the matrix does.
+    inBatches(
+      names.map((name) => MUTANTS.find((m) => m.name === name)!),
+      (m) => ({ label: `${label}-${m.name}`, hooks: m.hooks, server }),
+      (m, runOf) => mutantTest(m, async () => ranWith(variantName, await runOf()), under),
+      { kitProfile: variant.profile },
+    );
+  });
+}
 
-test.describe('mutants under a case-sensitive name filter', () => {
-  test.setTimeout(180_000);
-  const variant = PROFILE_VARIANTS.find((v) => v.name === 'caseSensitiveSubstring')!;
-  const server = { profile: profileFromOverride(variant.profile, variant.name) };
-  inBatches(
-    CASE_SENSITIVE_NAME_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
-    (m) => ({ label: `case-${m.name}`, hooks: m.hooks, server }),
-    (m, runOf) => mutantTest(m, async () => ranWith('caseSensitiveSubstring', await runOf()), 'under list.nameMatch: substring'),
-    { kitProfile: variant.profile },
-  );
-});
-
-test.describe('mutants under a one-Id filter', () => {
-  test.setTimeout(180_000);
-  const variant = PROFILE_VARIANTS.find((v) => v.name === 'oneIdFilter')!;
-  const server = { profile: profileFromOverride(variant.profile, variant.name) };
-  // One profile for all of them: they share Playwright runs as the matrix does.
-  inBatches(
-    ONE_ID_MUTANTS.map((name) => MUTANTS.find((m) => m.name === name)!),
-    (m) => ({ label: `one-${m.name}`, hooks: m.hooks, server }),
-    (m, runOf) => mutantTest(m, async () => ranWith('oneIdFilter', await runOf()), 'under list.idFilterTakes: one'),
-    { kitProfile: variant.profile },
-  );
-});
+mutantsUnder('mutants under a one-Id filter', 'oneIdFilter', ONE_ID_MUTANTS, 'one', 'under list.idFilterTakes: one');
+mutantsUnder('mutants under a case-sensitive name filter', 'caseSensitiveSubstring', CASE_SENSITIVE_NAME_MUTANTS, 'case', 'under list.nameMatch: substring');
+mutantsUnder('mutants under a stated length unit', 'utf16Lengths', LENGTH_UNIT_MUTANTS, 'utf16', 'under create.lengthUnit: utf16');
 
 /**
  * A one-Id filter and a Name filter that matches whole Names (Sinatra, Fastify and Mojolicious servers built blind
