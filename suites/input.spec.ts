@@ -6,8 +6,7 @@ import {
   JSON_ANSWER,
   NOT_AS_SUCCESS,
   clientError,
-  envelopeLikeSuccess,
-  envelopePresent,
+  ERROR_ENVELOPE,
   errorKindReadable,
   errorWith,
   noServerError,
@@ -30,14 +29,7 @@ const refused: Step[] = [NOT_AS_SUCCESS, clientError];
  * A framework's own HTML or text page for a request it routes nowhere is ENV-05's finding, a JSON body
  * without the envelope ENV-02's, one without a readable error kind ERR-01's.
  */
-const refusedWithEnvelope: Step[] = [
-  NOT_AS_SUCCESS,
-  clientError,
-  JSON_ANSWER,
-  owned('ENV-01', envelopeLikeSuccess),
-  owned('ENV-02', envelopePresent),
-  owned('ERR-01', errorKindReadable),
-];
+const refusedWithEnvelope: Step[] = [NOT_AS_SUCCESS, clientError, JSON_ANSWER, ...ERROR_ENVELOPE, owned('ERR-01', errorKindReadable)];
 
 const isJson = isJsonText;
 

@@ -53,17 +53,16 @@ export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | un
 }
 
 /**
+ * An error's envelope: ENV-02's, unless what it lacks a success of the run lacks too, the envelope's gap everywhere (ENV-01's).
+ */
+export const ERROR_ENVELOPE: Step[] = [owned('ENV-01', envelopeLikeSuccess), owned('ENV-02', envelopePresent)];
+
+/**
  * What every error answer the kit provokes owes, whoever provoked it: a JSON body (ENV-05's), the
  * envelope (ENV-02's: "Present on every response."), an error kind at the profile's place (ERR-01's)
  * and the one the spec's table gives (ERR-02's). A framework's or a proxy's own page fails here.
  */
-export const ERROR_BODY: Step[] = [
-  JSON_ANSWER,
-  owned('ENV-01', envelopeLikeSuccess),
-  owned('ENV-02', envelopePresent),
-  owned('ERR-01', errorKindReadable),
-  owned('ERR-02', errorKindFitsStatus),
-];
+export const ERROR_BODY: Step[] = [JSON_ANSWER, ...ERROR_ENVELOPE, owned('ERR-01', errorKindReadable), owned('ERR-02', errorKindFitsStatus)];
 
 export function errorBodyShape(ex: Exchange, ctx: CheckContext): Failure | undefined {
   // Only error answers have an error body; a success where an error was due is another requirement's failure.
@@ -102,7 +101,6 @@ function errorOf(ex: Exchange, ctx: CheckContext): { status: number; operation: 
   return { status, operation: operation!, table: ctx.errorKinds(operation!) };
 }
 
-/** The error kind matches the spec's table for this status and operation (only for known operations). */
 /**
  * ERR-02's, before any requirement reads the status of a refusal: an answer of 2xx that carries an error kind where
  * the profile keeps it is an error answered as a success (HTTP 200 with an error part, as RPC-style APIs do). That
@@ -121,6 +119,7 @@ export function errorNotAsSuccess(ex: Exchange, ctx: CheckContext): Failure | un
   );
 }
 
+/** The error kind matches the spec's table for this status and operation (only for known operations). */
 export function errorKindFitsStatus(ex: Exchange, ctx: CheckContext): Failure | undefined {
   const error = errorOf(ex, ctx);
   if (!error) return undefined;

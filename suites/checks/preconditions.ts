@@ -5,9 +5,9 @@
  */
 import type { Exchange } from '../../client/exchange';
 import { owned, type Owned, type Step } from './kit';
-import { envelopeLikeSuccess, envelopePresent, resultPresent, status200 } from './env';
+import { envelopePresent, resultPresent, status200 } from './env';
 import { tokenAccepted } from './auth';
-import { ERROR_BODY, errorNotAsSuccess, statusIs } from './err';
+import { ERROR_BODY, ERROR_ENVELOPE, errorNotAsSuccess, statusIs } from './err';
 import { everyItem } from './list';
 import { listShape } from './schema';
 
@@ -15,8 +15,7 @@ import { listShape } from './schema';
  * The envelope is ENV-01's on a success and ENV-02's on an error; other requirements read it as a precondition. An
  * error lacking what a success of the run lacks too is the envelope's gap everywhere, ENV-01's (envelopeLikeSuccess).
  */
-export const envelopeOf = (ex: Exchange): Step[] =>
-  (ex.response?.status ?? 0) >= 400 ? [owned('ENV-01', envelopeLikeSuccess), owned('ENV-02', envelopePresent)] : [owned('ENV-01', envelopePresent)];
+export const envelopeOf = (ex: Exchange): Step[] => ((ex.response?.status ?? 0) >= 400 ? ERROR_ENVELOPE : [owned('ENV-01', envelopePresent)]);
 
 /** A refusal, before its status is read: an error part answered with 2xx is ERR-02's one deviation, wherever it shows. */
 export const NOT_AS_SUCCESS: Owned = owned('ERR-02', errorNotAsSuccess);
@@ -26,8 +25,9 @@ export const NOT_AS_SUCCESS: Owned = owned('ERR-02', errorNotAsSuccess);
  * status is the asking requirement's; whether a kind can be read at all is ERR-01's, and whether
  * it is the table's kind is ERR-02's, wherever the error was provoked.
  */
-export function errorWith(status: number): Step[] {
-  return [NOT_AS_SUCCESS, statusIs(status), ...ERROR_BODY];
+export function errorWith(status: number, ...before: Step[]): Step[] {
+  // `before`: what another requirement owns of this answer, judged once an error answered 2xx is ruled out.
+  return [NOT_AS_SUCCESS, ...before, statusIs(status), ...ERROR_BODY];
 }
 
 /**
