@@ -157,6 +157,7 @@ const apiOnly = base.extend<{ _combinedContextOptions: Record<string, never>; _s
 const configured = apiOnly.extend<{ profile: Profile }, KitWorkerOptions & { kit: Kit }>({
   // Resolved once by playwright.config.ts and given as an option (`use: { kitConfig }`).
   kitConfig: [undefined, { option: true, scope: 'worker' }],
+  expectedFailures: [[], { option: true, scope: 'worker' }],
   kit: [
     async ({ kitConfig }, use) => {
       if (!kitConfig) throw new ConfigError("no kit configuration: run the suites with the kit's playwright.config.ts, which resolves it (use.kitConfig)");
@@ -244,7 +245,15 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
 });
 
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
-export const test = withDataset.extend<{ verify: Verify; judge: Judge }>({
+export const test = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFailure: void }>({
+  // Only the kit's own mutant matrix names expected failures (KitWorkerOptions.expectedFailures).
+  _expectedFailure: [
+    async ({ expectedFailures }, use, testInfo) => {
+      if (expectedFailures?.includes(ownRequirement(testInfo) ?? '')) testInfo.fail();
+      await use();
+    },
+    { auto: true },
+  ],
   verify: async ({ kit, api, profile }, use, testInfo) => {
     const own = ownRequirement(testInfo);
     const note = (name: string) => recordCheck(testInfo, name);

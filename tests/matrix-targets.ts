@@ -5,6 +5,8 @@ export interface MatrixTarget {
   baseURL: string;
   runId: string;
   reportDir: string;
+  /** Requirements of one test each that this server should fail (suites/config.ts, KitWorkerOptions.expectedFailures). */
+  expectedFailures: string[];
 }
 
 export const MATRIX_VARIABLE = 'AG_MATRIX_TARGETS';

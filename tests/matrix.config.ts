@@ -5,7 +5,8 @@
  * one of a single run; global setup runs the kit's own for each project (tests/matrix-setup.ts), and
  * each project gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is
  * the runner: Playwright's start, loading every test file, and the reporters, once per batch instead
- * of once per server. Every project still has its own workers, restarted after each failed test.
+ * of once per server. Every project still has its own workers, restarted after each test that fails
+ * unexpected: the tests a mutant is expected to fail are marked so (MatrixTarget.expectedFailures).
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -27,6 +28,7 @@ export default defineConfig<{}, KitWorkerOptions>({
     use: {
       ...kit.use,
       kitConfig: loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir }),
+      expectedFailures: t.expectedFailures,
     },
   })),
 });

@@ -85,7 +85,7 @@ test.describe('mutants', () => {
     record('(reference)', run);
     noteRun('(reference)', run, startedAt);
     expectComplete(run);
-    const failures = run.tests.filter((t) => t.status === 'unexpected').map((t) => `${t.requirement}: ${t.error}`);
+    const failures = run.tests.filter((t) => t.status === 'failed').map((t) => `${t.requirement}: ${t.error}`);
     expect(failures, 'requirements failed by the unmodified reference server').toEqual([]);
     expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
     // Factories are instantiated by the suites (errorWith(401, TokenAuthError), validates(…)): each instance needs its own kill.
@@ -102,7 +102,7 @@ test.describe('mutants', () => {
   // each still its own server, run id, workers and conformance.json. The others run alone.
   inBatches(
     heaviestFirst.filter((m) => !m.kitProfile),
-    (m) => ({ label: m.name, hooks: m.hooks }),
+    (m) => ({ label: m.name, hooks: m.hooks, expectedFailures: expected.mutants[m.name]?.fails }),
     mutantTest,
   );
   for (const mutant of heaviestFirst.filter((m) => m.kitProfile))
@@ -153,7 +153,7 @@ function mutantsUnder(title: string, variantName: string, names: string[], label
     // One profile for all of them: they share Playwright runs as the matrix does.
     inBatches(
       names.map((name) => MUTANTS.find((m) => m.name === name)!),
-      (m) => ({ label: `${label}-${m.name}`, hooks: m.hooks, server }),
+      (m) => ({ label: `${label}-${m.name}`, hooks: m.hooks, server, expectedFailures: expected.mutants[m.name]?.fails }),
       (m, runOf) => mutantTest(m, async () => ranWith(variantName, await runOf()), under),
       { kitProfile: variant.profile },
     );
@@ -238,6 +238,7 @@ test.describe('mutants under a one-Id filter and whole-Name matching', () => {
       label: `exact-${item.kind === 'mutant' ? item.mutant.name : item.kind}`,
       hooks: item.kind === 'mutant' ? item.mutant.hooks : 'hooks' in item ? item.hooks() : {},
       server: item.kind === 'pastEndRefused' ? pastEndRefused : server,
+      expectedFailures: item.kind === 'mutant' ? expected.mutants[item.mutant.name]?.fails : undefined,
     }),
     (item, runOf) => {
       const under = 'under list.idFilterTakes: one and list.nameMatch: exact';
@@ -311,7 +312,7 @@ function mutantTest(
     const unexpected = run.fails.filter((id) => !want.fails.includes(id));
     const survived = want.fails.filter((id) => !run.fails.includes(id));
     const why = run.tests
-      .filter((t) => t.status === 'unexpected' && unexpected.includes(t.requirement ?? ''))
+      .filter((t) => t.status === 'failed' && unexpected.includes(t.requirement ?? ''))
       .map((t) => `\n  ${t.requirement}: ${t.error}`)
       .join('');
     expect(

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +40,11 @@ const levelOf = new Map(catalogue.requirements.map((r) => [r.id, r.level]));
 export interface TestOutcome {
   title: string;
   requirement: string | undefined;
-  status: string;
+  /**
+   * How the test ended, as the kit's reporters read it (its result): a timeout is a failure. Not Playwright's
+   * expectation, which the matrix sets for the failures it expects (BatchEntry.expectedFailures).
+   */
+  status: 'failed' | 'passed' | 'skipped';
   /** Failure.check of each evidence attachment of a failed test. */
   failingChecks: string[];
   /** Checks the test applied (annotations of type "check"). */
@@ -115,7 +119,7 @@ function outcomes(tests: ReportedTest[]): TestOutcome[] {
     return {
       title: t.title,
       requirement: recorded.requirement ?? undefined,
-      status: t.status,
+      status: t.result?.status === 'passed' ? 'passed' : !t.result || t.result.status === 'skipped' ? 'skipped' : 'failed',
       failingChecks: recorded.evidence.map((e) => e.check),
       appliedChecks: recorded.checks,
       blockedBy: recorded.blockedBy,
@@ -187,7 +191,7 @@ function readRun(
   child: { exitCode: number | null; stderr: string; started: number; project?: string },
 ): SuiteRun {
   const tests = outcomes(testsOfReport(report).filter((t) => child.project === undefined || t.projectName === child.project));
-  const failed = tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky');
+  const failed = tests.filter((t) => t.status === 'failed');
   const findings = tests.flatMap((t) => t.findings);
   const conformance = path.join(reportDir, 'conformance.json');
   const summary = existsSync(conformance)
@@ -222,7 +226,21 @@ export interface BatchEntry {
   hooks: Partial<ReferenceHooks>;
   /** The server's own profile, as runSuites takes it; the kit's is the batch's (runSuitesBatch). */
   server?: Pick<ReferenceOptions, 'profile'>;
+  /** The requirements it should fail (a mutant's): their tests are marked as expected to fail, which spares a worker restart each. */
+  expectedFailures?: string[];
 }
+
+/**
+ * How many tests each requirement has in the suites. Only a requirement of one test is marked as expected to fail:
+ * of several, those that pass would then count as unexpected, each a worker restart of its own.
+ */
+const TESTS_PER_REQUIREMENT = (() => {
+  const counts = new Map<string, number>();
+  const dir = path.join(ROOT, 'suites');
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.spec.ts')))
+    for (const [, id] of readFileSync(path.join(dir, file), 'utf8').matchAll(/\brequirement\('([A-Z]+-\d+)'\)/g)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return counts;
+})();
 
 /**
  * runSuites for several servers at once: each started as runSuites starts one, the suites run against
@@ -242,7 +260,13 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
     }
     const env = childEnv(targets[0].server.url, targets[0].runId, work);
     env[MATRIX_VARIABLE] = JSON.stringify(
-      targets.map((t): MatrixTarget => ({ name: t.entry.label, baseURL: t.server.url, runId: t.runId, reportDir: t.reportDir })),
+      targets.map((t): MatrixTarget => ({
+        name: t.entry.label,
+        baseURL: t.server.url,
+        runId: t.runId,
+        reportDir: t.reportDir,
+        expectedFailures: (t.entry.expectedFailures ?? []).filter((id) => TESTS_PER_REQUIREMENT.get(id) === 1),
+      })),
     );
     // One AG_PROFILE for the whole batch: the kit loads its profile once per process (schemas/index.ts).
     if (options.kitProfile) {
@@ -309,7 +333,7 @@ const isMust = (id: string | undefined) => levelOf.get(id ?? '') === 'MUST';
 /** MUST requirements the run failed, or that a finding named: what a legitimate server must never get. */
 export function mustFindings(run: SuiteRun): { failed: string[]; attributed: string[] } {
   return {
-    failed: run.tests.filter((t) => t.status === 'unexpected' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`),
+    failed: run.tests.filter((t) => t.status === 'failed' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`),
     attributed: run.tests.flatMap((t) =>
       t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`),
     ),
@@ -322,7 +346,7 @@ export function mustFindings(run: SuiteRun): { failed: string[]; attributed: str
  */
 export function expectLegitimate(run: SuiteRun, why: string): void {
   expectComplete(run);
-  const warnings = run.tests.filter((t) => t.status === 'unexpected' && !isMust(t.requirement)).map((t) => t.requirement);
+  const warnings = run.tests.filter((t) => t.status === 'failed' && !isMust(t.requirement)).map((t) => t.requirement);
   if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
   expect({ ...mustFindings(run), notJudged: run.mustNotJudged }, why).toEqual({ failed: [], attributed: [], notJudged: [] });
   expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
@@ -339,7 +363,7 @@ export function expectFailsExactly(run: SuiteRun, ids: string[]): void {
       { type: 'first-reason', description: String(run.firstReason) },
     );
   const why = run.tests
-    .filter((t) => t.status === 'unexpected')
+    .filter((t) => t.status === 'failed')
     .map((t) => `${t.requirement}: ${t.error}`)
     .join('\n');
   expect(run.fails, why).toEqual(ids);
