@@ -20,7 +20,7 @@ import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, sorted, type SuiteRun } from './suite-run';
+import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, runSuitesBatch, sorted, type SuiteRun } from './suite-run';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
@@ -427,6 +427,23 @@ test.describe('mutant guards', () => {
     const unknown = reference(['--mutant', 'noSuchMutant', '--port', '0']);
     expect(unknown.status).toBe(3);
     expect(unknown.stderr).toContain('noSuchMutant');
+  });
+
+  test('a failure the matrix expects still counts as a failure, and an expected one that does not come counts as none', async () => {
+    test.setTimeout(60_000);
+    // The matrix marks the tests it expects a mutant to fail (BatchEntry.expectedFailures) to spare worker restarts:
+    // that must never hide a failure it did not expect, nor invent one it did.
+    const mutant = MUTANTS.find((m) => m.name === 'createdWith201')!;
+    const runs = await runSuitesBatch([
+      { label: 'expected-right', hooks: mutant.hooks, expectedFailures: ['CREATE-01'] },
+      { label: 'expected-wrong', hooks: mutant.hooks, expectedFailures: ['AUTH-04'] },
+    ]);
+    for (const label of ['expected-right', 'expected-wrong']) {
+      const run = runs.get(label)!;
+      expect(run.fails, label).toEqual(['CREATE-01']);
+      expect(run.tests.find((t) => t.requirement === 'AUTH-04')?.status, label).toBe('passed');
+      expect(run.verdict, label).toBe('non-conformant');
+    }
   });
 
   test('reference/kill-matrix.md is up to date', () => {
