@@ -96,7 +96,7 @@ test.describe('mutants', () => {
     ).toEqual([]);
   });
 
-  // Heaviest first (every failing test costs the child a worker restart), so the slow ones do not form the tail.
+  // Heaviest first (a failing test of a requirement with several tests costs the child a worker restart), so the slow ones do not form the tail.
   const heaviestFirst = [...MUTANTS].sort((a, b) => (expected.mutants[b.name]?.fails.length ?? 0) - (expected.mutants[a.name]?.fails.length ?? 0));
   // Those the kit judges with its own profile share Playwright runs (inBatches): one runner for several,
   // each still its own server, run id, workers and conformance.json. The others run alone.
