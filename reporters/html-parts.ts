@@ -144,12 +144,18 @@ function counterexample(c: NonNullable<Outcome['counterexample']>): string {
 <pre class="cmd">${esc(c.replay)}</pre></div>`;
 }
 
+/** Escaped text whose requirement IDs (a root cause a blocked reason names) link to their entries. */
+function linkIds(text: string | undefined, all: RequirementResult[]): string {
+  const known = new Set(all.map((r) => r.id));
+  return esc(text).replace(/\b[A-Z]+-\d+\b/g, (id) => (known.has(id) ? link(id) : id));
+}
+
 /** Blocked, skipped and not-assessable requirements, each with its reason. */
-export function reasonList(reqs: RequirementResult[]): string {
+export function reasonList(reqs: RequirementResult[], all: RequirementResult[] = reqs): string {
   return `<ul class="reasons">${reqs
     .map((r) => {
       const why = r.blockedBy?.length
-        ? `blocked by ${r.blockedBy.map(link).join(', ')}: ${esc(r.reason?.replace(/^blocked by [^:]*: /, ''))}`
+        ? `blocked by ${r.blockedBy.map(link).join(', ')}: ${linkIds(r.reason?.replace(/^blocked by [^:]*: /, ''), all)}`
         : r.profileMismatch
           ? `<strong>not assessable: profile mismatch</strong>: ${esc(r.profileMismatch)}. ${esc(PROFILE_HINT)}.`
           : esc(r.reason);

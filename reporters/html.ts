@@ -64,7 +64,7 @@ ${s.runErrors.length ? `<div class="run-errors"><h2>Errors outside the tests</h2
 ${failedMusts.length ? `<section aria-labelledby="failed-musts"><h2 id="failed-musts" tabindex="-1">Failed MUSTs (${failedMusts.length})</h2>\n${cards(failedMusts)}</section>` : ''}
 ${warnings.length ? `<section aria-labelledby="warnings"><h2 id="warnings">Warnings: SHOULD and MAY not met (${warnings.length})</h2><p>These do not change the verdict.</p>\n${cards(warnings)}</section>` : ''}
 ${waived.length ? `<section aria-labelledby="waived"><h2 id="waived">Waived failures (${waived.length})</h2><p>Accepted by the target's waiver file; they do not change the verdict.</p>\n${cards(waived)}</section>` : ''}
-${blocked.length ? `<section aria-labelledby="blocked"><h2 id="blocked">Blocked: not judged because a prerequisite did not pass (${blocked.length})</h2>${reasonList(blocked)}</section>` : ''}
+${blocked.length ? `<section aria-labelledby="blocked"><h2 id="blocked">Blocked: not judged because a prerequisite did not pass (${blocked.length})</h2>${reasonList(blocked, s.requirements)}</section>` : ''}
 <section aria-labelledby="skipped">
   <h2 id="skipped">Skipped or not assessable, and why</h2>
   ${skipped.length ? reasonList(skipped) : '<p>Nothing was skipped.</p>'}

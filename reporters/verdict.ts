@@ -203,6 +203,28 @@ function requirementResult(entry: Requirement, tests: Outcome[]): RequirementRes
   return { ...base, status: 'passed', reason: null };
 }
 
+/**
+ * Where a blocked requirement's chain of blockers ends, when a blocker was itself blocked: without it, a reader of
+ * "blocked by CREATE-01" looks CREATE-01 up only to find it blocked by ENV-06 (a create answered with its Id outside
+ * Result blocks CREATE-01, and CREATE-01 some thirty others). Said once, after the reason; empty when every blocker was judged.
+ */
+function rootCauseNote(r: RequirementResult, byId: Map<string, RequirementResult>): string {
+  const roots = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    const blocker = byId.get(id);
+    if (blocker?.status === 'blocked' && blocker.blockedBy?.length) blocker.blockedBy.forEach(walk);
+    else roots.add(id);
+  };
+  const via = (r.blockedBy ?? []).filter((id) => byId.get(id)?.status === 'blocked');
+  if (!via.length) return '';
+  r.blockedBy!.forEach(walk);
+  const causes = [...roots].filter((id) => !r.blockedBy!.includes(id)).map((id) => `${id} (${byId.get(id)?.status ?? 'unknown'})`);
+  return causes.length ? ` (${via.join(', ')} ${via.length > 1 ? 'were' : 'was'} blocked in turn: the root cause is ${causes.join(', ')})` : '';
+}
+
 /** A failure with a current waiver becomes "waived"; an expired waiver changes nothing but is reported. */
 function applyWaivers(requirements: RequirementResult[], waivers: Waiver[], now: Date): ConformanceSummary['waivers'] {
   const result: ConformanceSummary['waivers'] = { applied: [], expired: [], unused: [] };
@@ -233,12 +255,13 @@ export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[
       r.profileDifference = `differs from the profile "${profile.name}", not from the spec (the spec leaves this point open); if the target follows another profile, ${PROFILE_HINT}`;
   }
   const waiverResult = applyWaivers(requirements, waivers, now);
+  const byId = new Map(requirements.map((r) => [r.id, r]));
+  for (const r of requirements) if (r.status === 'blocked') r.reason = `${r.reason ?? ''}${rootCauseNote(r, byId)}`;
   const counts = {} as ConformanceSummary['counts'];
   for (const level of ['MUST', 'SHOULD', 'MAY', 'NOT-ASSESSED'] as Level[]) {
     counts[level] = Object.fromEntries(STATUSES.map((st) => [st, 0])) as Record<RequirementStatus, number>;
     for (const r of requirements.filter((req) => req.level === level)) counts[level][r.status]++;
   }
-  const byId = new Map(requirements.map((r) => [r.id, r]));
   const musts = requirements.filter((r) => r.level === 'MUST');
   const failedMusts = musts.filter((r) => r.status === 'failed');
   // The root cause decides: a failed MUST that was itself judged, not one whose prerequisite failed too.

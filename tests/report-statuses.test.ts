@@ -85,6 +85,19 @@ test('a test blocked by a failed prerequisite is "blocked", counts in no failure
   expect(junit).toContain('<skipped message="blocked by CREATE-01: no group was created, so none can be judged"/>');
 });
 
+test('a requirement blocked by one that was itself blocked names the root cause, once', () => {
+  // A create answered with its Id outside Result: ENV-06 fails, CREATE-01 is blocked by it, and VIS-01 by CREATE-01.
+  const s = run(failed('ENV-06'), blocked('CREATE-01', 'ENV-06'), blocked('VIS-01', 'CREATE-01'), blocked('SCOPE-01', 'CREATE-01', 'ENV-06'));
+  expect(byId(s, 'CREATE-01').reason).toBe('blocked by ENV-06: no group was created, so none can be judged');
+  expect(byId(s, 'VIS-01').reason).toBe(
+    'blocked by CREATE-01: no group was created, so none can be judged (CREATE-01 was blocked in turn: the root cause is ENV-06 (failed))',
+  );
+  // A root it names already is not said again.
+  expect(byId(s, 'SCOPE-01').reason).toBe('blocked by CREATE-01, ENV-06: no group was created, so none can be judged');
+  expect(s.firstReason).toMatch(/^ENV-06 /);
+  expect(renderHtml(s)).toContain('the root cause is <a href="#ENV-06">ENV-06</a> (failed)');
+});
+
 test('with no failed MUST, a blocked or skipped MUST makes the run incomplete; a blocked SHOULD is no warning', () => {
   const s = run(failed('ENV-03'), blocked('VIS-01', 'ENV-03'), blocked('ENV-04', 'ENV-03'));
   expect(s.verdict).toBe('incomplete');
