@@ -112,6 +112,14 @@ export function summaryTable({ scenarios, results, selfTests, selfTestNote, runs
       });
       // Only where latency was added: the chain's requests each cost the added latency, and nothing else of the plain run can hide them.
       if (scenario.server.latencyMs !== undefined) {
+        // The seconds the latency added, beside the ratio: a faster plain run raises the ratio of the same added seconds.
+        rows.push({
+          measure: `${scenario.label}: − plain run (s)`,
+          values: rs.map((r, i) => (plain[i] ? s(r.wallMs - plain[i].wallMs) : '')),
+          median: s(wall - plainMedian),
+          goal: '',
+          met: '',
+        });
         const plainLatency = median(plain.map((r) => r.medianLatencyMs));
         const bound = (r: RunResult) => (plainMedian + r.longestTest.chain * Math.max(0, r.medianLatencyMs - plainLatency)) / plainMedian;
         rows.push({
