@@ -54,7 +54,7 @@ export function envelopePresent(ex: Exchange): Failure | undefined {
       'wrap every response, errors included, in the ResponseMetadata envelope',
     );
   }
-  const bad = ENVELOPE_FIELDS.filter((field) => typeof (meta as Record<string, unknown>)[field] !== 'string');
+  const bad = envelopeGaps(ex);
   if (bad.length) {
     return fail(
       envelopePresent,
