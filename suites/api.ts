@@ -56,27 +56,33 @@ export interface CallOptions {
 }
 
 /**
- * Group Ids each token has been shown in a list, in this worker: a group missing from a later list
- * is only "lost" (VIS-02) if that token saw it before.
+ * Group Ids each token has been shown in a list, in this worker, per run (one worker of the kit's own
+ * matrices judges several runs): a group missing from a later list is only "lost" (VIS-02) if that
+ * token saw it before.
  */
-const seen = new Map<TokenRole, Set<string>>();
-export const seenBy = (role: TokenRole): Set<string> => seen.get(role) ?? seen.set(role, new Set()).get(role)!;
-/** Whether any token has been shown this group in a list: from then on it is in the snapshot for good. */
-export const seenByAny = (id: string): boolean => [...seen.values()].some((ids) => ids.has(id));
+const seen = new Map<string, Map<TokenRole, Set<string>>>();
+const seenIn = (runId: string) => seen.get(runId) ?? seen.set(runId, new Map()).get(runId)!;
+export const seenBy = (runId: string, role: TokenRole): Set<string> => {
+  const roles = seenIn(runId);
+  return roles.get(role) ?? roles.set(role, new Set()).get(role)!;
+};
+/** Whether any token has been shown this group in a list of the run: from then on it is in the snapshot for good. */
+export const seenByAny = (runId: string, id: string): boolean => [...seenIn(runId).values()].some((ids) => ids.has(id));
 
 /**
- * Tokens the target has throttled creates of, in this worker. From then on their creates go one at a
- * time, each waiting out its Retry-After before the next is sent: retries that raced each other
- * would keep losing the target's few slots and give up.
+ * Tokens the target has throttled creates of, in this worker, per run. From then on their creates go
+ * one at a time, each waiting out its Retry-After before the next is sent: retries that raced each
+ * other would keep losing the target's few slots and give up.
  */
-const throttled = new Set<TokenRole>();
-const turns = new Map<TokenRole, Promise<void>>();
+const throttled = new Set<string>();
+const turns = new Map<string, Promise<void>>();
+const tokenOfRun = (runId: string, role: TokenRole) => `${runId}\u0000${role}`;
 
-async function inTurn<T>(role: TokenRole, task: () => Promise<T>): Promise<T> {
-  const previous = turns.get(role) ?? Promise.resolve();
+async function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = turns.get(key) ?? Promise.resolve();
   let release!: () => void;
   turns.set(
-    role,
+    key,
     previous.then(() => new Promise<void>((resolve) => (release = resolve))),
   );
   await previous;
@@ -107,6 +113,11 @@ export class Api {
     /** Called when a request needs a token that is not configured; must not return. */
     private readonly missingToken: (role: TokenRole, variable: string) => never,
   ) {}
+
+  /** The run this client sends for: what it has seen and spent is counted per run. */
+  get runId(): string {
+    return this.config.runId;
+  }
 
   token(role: TokenRole): string {
     return this.config.tokens[role] ?? this.missingToken(role, TOKEN_VARIABLES[role]);
@@ -186,7 +197,7 @@ export class Api {
       authorization = `Bearer ${this.token(role)}`;
       shown = `Bearer <${TOKEN_VARIABLES[role]}>`;
     }
-    spendRequest();
+    spendRequest(this.config.runId);
     const sendOptions: SendOptions = {
       action,
       version: options.version === undefined ? VERSION : options.version,
@@ -220,7 +231,7 @@ export class Api {
 
   private noteListed(role: TokenRole, exchange: Exchange): void {
     const items = (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items;
-    if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(role).add(item.Id);
+    if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(this.config.runId, role).add(item.Id);
   }
 
   /** The plain list that tells whether the target still answers (liveness.ts). */
@@ -240,20 +251,21 @@ export class Api {
    * Returns the last exchange; the caller judges it.
    */
   async create(fields: Record<string, unknown>, as: TokenRole = 'primary'): Promise<{ exchange: Exchange; attempts: number }> {
-    spendCreate();
+    spendCreate(this.config.runId);
     for (let attempt = 1; ; attempt++) {
       const send = async () => {
         const exchange = await this.call('CreateAssetGroup', fields, { as });
         const status = exchange.response?.status;
         if ((status === 429 || status === 503) && attempt < MAX_CREATE_ATTEMPTS) {
-          throttled.add(as);
+          throttled.add(tokenOfRun(this.config.runId, as));
           // Inside the turn: the next create of this token waits out the same Retry-After.
           // Never before Retry-After; a little after at random, so that workers throttled together do not retry together.
           await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
         }
         return exchange;
       };
-      const exchange = throttled.has(as) ? await inTurn(as, send) : await send();
+      const turn = tokenOfRun(this.config.runId, as);
+      const exchange = throttled.has(turn) ? await inTurn(turn, send) : await send();
       const status = exchange.response?.status;
       if (status !== 429 && status !== 503) return { exchange, attempts: attempt };
       if (attempt >= MAX_CREATE_ATTEMPTS) {

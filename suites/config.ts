@@ -58,12 +58,32 @@ export type ReportSettings = Pick<KitConfig, 'reportDir' | 'waiversPath' | 'base
 export interface KitWorkerOptions {
   kitConfig: KitConfig | undefined;
   /**
-   * Requirements whose one test the kit's own mutant matrix expects to fail (tests/suite-run.ts); no run of the kit
-   * sets it. Playwright restarts a worker after every test that fails unexpected, at about 0.6 s of CPU each, and the
-   * matrix fails more than a hundred: marked as expected, they fail without one. A test's result is still "failed":
-   * the reporters and the matrix read that, never Playwright's expectation.
+   * The kit's own matrices only (tests/matrix.config.ts); no run of the kit sets it: several targets judged in one
+   * project, so that one worker judges them all, where a project per target cost a worker process start each. Every
+   * suite is declared once per target (MATRIX_TARGETS_VARIABLE), each test told its target by the `kitTarget` option.
    */
-  expectedFailures?: readonly string[];
+  kitTargets?: Record<string, KitTarget>;
+}
+
+/** One target of the kit's own matrices. */
+export interface KitTarget {
+  config: KitConfig;
+  /**
+   * Requirements whose one test the matrix expects to fail on this target (tests/suite-run.ts). Playwright restarts
+   * a worker after every test that fails unexpected, at about 0.6 s of CPU each, and the matrix fails more than a
+   * hundred: marked as expected, they fail without one. A test's result is still "failed": the reporters and the
+   * matrix read that, never Playwright's expectation.
+   */
+  expectedFailures: readonly string[];
+}
+
+/** Set only by the kit's own matrices (tests/suite-run.ts): the names of the targets of a multi-target run, as JSON. */
+export const MATRIX_TARGETS_VARIABLE = 'AG_MATRIX_TARGETS';
+
+/** The target names of a multi-target run, as suites/fixtures.ts declares the suites for them at load time; [] for a run of the kit. */
+export function matrixTargetNames(env: NodeJS.ProcessEnv = process.env): string[] {
+  const raw = env[MATRIX_TARGETS_VARIABLE];
+  return raw ? (JSON.parse(raw) as { name: string }[]).map((t) => t.name) : [];
 }
 
 export class ConfigError extends Error {}

@@ -1,5 +1,5 @@
 import { test as base, type TestInfo } from '@playwright/test';
-import { type KitConfig, type KitWorkerOptions, ConfigError, TOKEN_VARIABLES, type TokenRole, withReferenceURL } from './config';
+import { type KitConfig, type KitWorkerOptions, ConfigError, matrixTargetNames, TOKEN_VARIABLES, type TokenRole, withReferenceURL } from './config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
@@ -102,11 +102,11 @@ async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[
       if (!itemsOf(read).some((item) => item.Id === ids[i])) missed.add(ids[i]);
     });
   }
-  return { lost: [...missed].filter((id) => seenBy(role).has(id)), foundAlone: ids.filter((id) => !missed.has(id)) };
+  return { lost: [...missed].filter((id) => seenBy(api.runId, role).has(id)), foundAlone: ids.filter((id) => !missed.has(id)) };
 }
 
-/** What this worker has already attached for the reports. */
-const workerFacts = { run: false, identity: false };
+/** What this worker has already attached for the reports, per run (one worker of the kit's own matrices judges several). */
+const attached = new Set<string>();
 
 /** Skips the running test as not assessable: the target follows another profile on this point. */
 const mismatched = recordProfileMismatch;
@@ -153,36 +153,54 @@ const apiOnly = base.extend<{ _combinedContextOptions: Record<string, never>; _s
   _setupContextOptions: [async ({}, use) => use(), autoInternal],
 });
 
-/** Configuration and the active profile, once per worker. */
-const configured = apiOnly.extend<{ profile: Profile }, KitWorkerOptions & { kit: Kit }>({
+/** What a worker resolves once per target: the configuration, once the target's create-and-wait phase is over. */
+async function kitOf(kitConfig: KitConfig): Promise<Kit> {
+  const config = withReferenceURL(kitConfig);
+  if (!config.baseURL) {
+    throw new ConfigError('no target: AG_BASE_URL is unset and the embedded reference server did not report its URL (AG_REFERENCE_URL)');
+  }
+  // Nothing is sent before the create-and-wait phase is over: the requests reach the target in the same order as if
+  // the phase had run before the workers started, it only overlapped their start.
+  await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
+  // The phase's successes, read once a check of an error's envelope needs them (envelopeLikeSuccess).
+  let answered: Exchange[] | undefined;
+  const context: CheckContext = {
+    profile,
+    validate,
+    errorKinds,
+    get successes() {
+      return (answered ??= phaseSuccesses(config.runId));
+    },
+  };
+  return { config: { ...config, baseURL: config.baseURL }, context };
+}
+
+/** Configuration and the active profile: resolved once per worker, and per target where the worker judges several (KitWorkerOptions.kitTargets). */
+const configured = apiOnly.extend<{ profile: Profile; kit: Kit; kitTarget: string | undefined }, KitWorkerOptions & { kits: Map<string | undefined, Kit> }>({
   // Resolved once by playwright.config.ts and given as an option (`use: { kitConfig }`).
   kitConfig: [undefined, { option: true, scope: 'worker' }],
-  expectedFailures: [[], { option: true, scope: 'worker' }],
-  kit: [
-    async ({ kitConfig }, use) => {
-      if (!kitConfig) throw new ConfigError("no kit configuration: run the suites with the kit's playwright.config.ts, which resolves it (use.kitConfig)");
-      const config = withReferenceURL(kitConfig);
-      if (!config.baseURL) {
-        throw new ConfigError('no target: AG_BASE_URL is unset and the embedded reference server did not report its URL (AG_REFERENCE_URL)');
+  kitTargets: [undefined, { option: true, scope: 'worker' }],
+  kitTarget: [undefined, { option: true }],
+  kits: [
+    async ({ kitConfig, kitTargets }, use) => {
+      const kits = new Map<string | undefined, Kit>();
+      if (kitTargets) {
+        const names = Object.keys(kitTargets);
+        (await Promise.all(names.map((name) => kitOf(kitTargets[name].config)))).forEach((kit, i) => kits.set(names[i], kit));
+      } else {
+        if (!kitConfig) throw new ConfigError("no kit configuration: run the suites with the kit's playwright.config.ts, which resolves it (use.kitConfig)");
+        kits.set(undefined, await kitOf(kitConfig));
       }
-      // Nothing is sent before the create-and-wait phase is over: the requests reach the target in the same order as if
-      // the phase had run before the workers started, it only overlapped their start.
-      await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
-      // The phase's successes, read once a check of an error's envelope needs them (envelopeLikeSuccess).
-      let answered: Exchange[] | undefined;
-      const context: CheckContext = {
-        profile,
-        validate,
-        errorKinds,
-        get successes() {
-          return (answered ??= phaseSuccesses(config.runId));
-        },
-      };
-      await use({ config: { ...config, baseURL: config.baseURL }, context });
+      await use(kits);
     },
     // The wait is bounded by the phase's own timeouts and phaseFinished's patience, not by the first test's timeout.
     { scope: 'worker', timeout: 0 },
   ],
+  kit: async ({ kits, kitTarget }, use) => {
+    const kit = kits.get(kitTarget);
+    if (!kit) throw new ConfigError(`no configuration for the target ${JSON.stringify(kitTarget)} of this run`);
+    await use(kit);
+  },
   profile: async ({ kit }, use) => {
     await use(kit.context.profile);
   },
@@ -199,8 +217,8 @@ const withClient = configured.extend<{ api: Api }>({
     });
     await use(api);
     // Facts for the reports travel as attachments, so that merged shards carry them too.
-    if (!workerFacts.run) {
-      workerFacts.run = true;
+    if (!attached.has(`${kit.config.runId} run`)) {
+      attached.add(`${kit.config.runId} run`);
       const { baseURL, embedded, profilePath, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs } = kit.config;
       const facts = {
         baseURL,
@@ -214,12 +232,12 @@ const withClient = configured.extend<{ api: Api }>({
       };
       await recordRun(testInfo, facts);
     }
-    if (!workerFacts.identity) {
+    if (!attached.has(`${kit.config.runId} identity`)) {
       const meta = api.exchanges
         .map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata)
         .find((m) => typeof m?.Service === 'string');
       if (meta) {
-        workerFacts.identity = true;
+        attached.add(`${kit.config.runId} identity`);
         await recordTargetIdentity(testInfo, { Service: meta.Service, Region: meta.Region });
       }
     }
@@ -237,19 +255,19 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
     // needs them is not assessable, which is not the same as failing.
     const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
     if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
-    for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(g.via).add(g.id);
+    for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
     // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
-    api.shareSettledReads(profile, seenByAny);
+    api.shareSettledReads(profile, (id) => seenByAny(kit.config.runId, id));
     await use(dataset);
   },
 });
 
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
-export const test = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFailure: void }>({
-  // Only the kit's own mutant matrix names expected failures (KitWorkerOptions.expectedFailures).
+const judging = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFailure: void }>({
+  // Only the kit's own mutant matrix names expected failures (KitTarget.expectedFailures).
   _expectedFailure: [
-    async ({ expectedFailures }, use, testInfo) => {
-      if (expectedFailures?.includes(ownRequirement(testInfo) ?? '')) testInfo.fail();
+    async ({ kitTargets, kitTarget }, use, testInfo) => {
+      if (kitTarget !== undefined && kitTargets?.[kitTarget]?.expectedFailures.includes(ownRequirement(testInfo) ?? '')) testInfo.fail();
       await use();
     },
     { auto: true },
@@ -291,5 +309,36 @@ export const test = withDataset.extend<{ verify: Verify; judge: Judge; _expected
     });
   },
 });
+
+/**
+ * The kit's own matrices judge several targets in one Playwright project (KitWorkerOptions.kitTargets): each suite's
+ * top-level describe is then declared once per target, inside a describe named after the target that sets
+ * `kitTarget`, so one worker judges every target in turn, each in the suites' own order. The tests themselves are
+ * declared by the suite files, as in every run (their locations are theirs). A test outside any describe would run
+ * once, for no target, and fail there for want of a configuration: the suites declare none.
+ */
+function perTarget(base: typeof judging, names: string[]): typeof judging {
+  let inside = 0;
+  const describe = new Proxy(base.describe, {
+    apply(declare, self, args) {
+      if (inside) return Reflect.apply(declare, self, args);
+      for (const name of names)
+        base.describe(name, () => {
+          base.use({ kitTarget: name });
+          inside++;
+          try {
+            Reflect.apply(declare, self, args);
+          } finally {
+            inside--;
+          }
+        });
+    },
+  });
+  // Only describe is wrapped: a test declared through a wrapper would be located in it, not in its suite file.
+  return new Proxy(base, { get: (target, property, receiver) => (property === 'describe' ? describe : Reflect.get(target, property, receiver)) });
+}
+
+const targets = matrixTargetNames();
+export const test = targets.length ? perTarget(judging, targets) : judging;
 
 export { expect } from '@playwright/test';

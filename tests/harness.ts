@@ -128,6 +128,7 @@ export interface JsonReport {
   errors?: { message?: string }[];
 }
 interface JsonSuite {
+  title: string;
   specs?: {
     title: string;
     file: string;
@@ -153,15 +154,16 @@ export interface ReportedTest {
   line: number;
   column: number;
   status: string;
-  /** The project the test ran in (tests/matrix.config.ts names one per server). */
-  projectName: string | undefined;
+  /** The titles of the describes it was declared in, outermost first (tests/matrix.config.ts: the first names the server). */
+  describes: string[];
   annotations: { type: string; description?: string }[];
   result: JsonResult | undefined;
 }
 
 export function testsOfReport(report: JsonReport): ReportedTest[] {
   const found: ReportedTest[] = [];
-  const walk = (suite: JsonSuite) => {
+  // The report's top-level suites are the files; below them, the describes.
+  const walk = (suite: JsonSuite, describes: string[]) => {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests)
         found.push({
@@ -170,14 +172,14 @@ export function testsOfReport(report: JsonReport): ReportedTest[] {
           line: spec.line,
           column: spec.column,
           status: t.status,
-          projectName: t.projectName,
+          describes,
           annotations: t.annotations,
           result: t.results[t.results.length - 1],
         });
     }
-    for (const child of suite.suites ?? []) walk(child);
+    for (const child of suite.suites ?? []) walk(child, [...describes, child.title]);
   };
-  report.suites.forEach(walk);
+  for (const file of report.suites) walk(file, []);
   return found;
 }
 

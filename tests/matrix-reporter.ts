@@ -1,35 +1,51 @@
 /**
- * The kit's conformance.json for each project of tests/matrix.config.ts: one instance of the kit's
- * own reporter (reporters/json.ts) per project, each begun with a view of the configuration that
- * holds only its project (where it reads its settings and report folder) and given only its tests.
+ * The kit's conformance.json for each server of tests/matrix.config.ts: one instance of the kit's
+ * own reporter (reporters/json.ts) per server, each begun with a view of the configuration whose one
+ * project is that server's (where it reads its settings and report folder) and given only its tests:
+ * those of the describe named after it (suites/fixtures.ts).
  */
-import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullProject, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { KitWorkerOptions } from '../suites/config';
 import JsonReporter from '../reporters/json';
 
+/** One project per server, as the kit's own global setup and reporter read a run's: named after it, with its `kitConfig`. */
+export function targetProjects(config: Pick<FullConfig, 'projects'>): FullProject[] {
+  const [project] = config.projects;
+  const targets = (project.use as Partial<KitWorkerOptions>).kitTargets ?? {};
+  return Object.entries(targets).map(([name, target]) => ({ ...project, name, use: { ...project.use, kitConfig: target.config } }) as FullProject);
+}
+
+/** The server a test ran against: the describe named after it, just inside the file. */
+export function targetOf(test: TestCase): string | undefined {
+  let suite: Suite | undefined = test.parent;
+  while (suite?.parent && suite.parent.type !== 'file') suite = suite.parent;
+  return suite?.parent ? suite.title : undefined;
+}
+
 export default class MatrixReporter implements Reporter {
-  private readonly byProject = new Map<string, JsonReporter>();
+  private readonly byTarget = new Map<string, JsonReporter>();
 
   printsToStdio(): boolean {
     return false;
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    for (const project of config.projects) {
+    for (const project of targetProjects(config)) {
       const reporter = new JsonReporter();
       reporter.onBegin({ ...config, projects: [project] }, suite);
-      this.byProject.set(project.name, reporter);
+      this.byTarget.set(project.name, reporter);
     }
   }
 
   onError(error: TestError): void {
-    for (const reporter of this.byProject.values()) reporter.onError(error);
+    for (const reporter of this.byTarget.values()) reporter.onError(error);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.byProject.get(test.parent.project()?.name ?? '')?.onTestEnd(test, result);
+    this.byTarget.get(targetOf(test) ?? '')?.onTestEnd(test, result);
   }
 
   async onEnd(result: FullResult): Promise<void> {
-    for (const reporter of this.byProject.values()) await reporter.onEnd(result);
+    for (const reporter of this.byTarget.values()) await reporter.onEnd(result);
   }
 }

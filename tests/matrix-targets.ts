@@ -1,12 +1,14 @@
+import { MATRIX_TARGETS_VARIABLE } from '../suites/config';
+
 /** What tests/suite-run.ts (runSuitesBatch) hands tests/matrix.config.ts: one entry per server, as JSON in the environment. */
 export interface MatrixTarget {
-  /** The project's name: the mutant's or variant's. */
+  /** The target's name (the mutant's or variant's): the describe its tests run in (suites/fixtures.ts). */
   name: string;
   baseURL: string;
   runId: string;
   reportDir: string;
-  /** Requirements of one test each that this server should fail (suites/config.ts, KitWorkerOptions.expectedFailures). */
+  /** Requirements of one test each that this server should fail (suites/config.ts, KitTarget.expectedFailures). */
   expectedFailures: string[];
 }
 
-export const MATRIX_VARIABLE = 'AG_MATRIX_TARGETS';
+export const MATRIX_VARIABLE = MATRIX_TARGETS_VARIABLE;

@@ -1,20 +1,25 @@
 /**
- * The suites against several reference servers (mutants or variants) in one Playwright run, one
- * project per server (tests/suite-run.ts, runSuitesBatch). Each project carries its own resolved
- * configuration (`use.kitConfig`: its URL, run id and report folder), as the kit's config carries the
- * one of a single run; global setup runs the kit's own for each project (tests/matrix-setup.ts), and
- * each project gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is
- * the runner: Playwright's start, loading every test file, and the reporters, once per batch instead
- * of once per server. Every project still has its own workers, restarted after each test that fails
- * unexpected: the tests a mutant is expected to fail are marked so (MatrixTarget.expectedFailures).
+ * The suites against several reference servers (mutants or variants) in one Playwright run and one
+ * project (tests/suite-run.ts, runSuitesBatch). The project carries each server's resolved
+ * configuration (`use.kitTargets`: its URL, run id and report folder), as the kit's config carries the
+ * one of a single run; suites/fixtures.ts declares every suite once per server, each test told its
+ * server by `kitTarget`. Global setup runs the kit's own for each server (tests/matrix-setup.ts), and
+ * each server gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is the
+ * runner (Playwright's start, loading every test file, the reporters) and the worker (its process
+ * start, Playwright's and the kit's modules, the compiled validators): once per batch instead of once
+ * per server. A worker still restarts after each test that fails unexpected: the tests a mutant is
+ * expected to fail are marked so (MatrixTarget.expectedFailures).
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import kit from '../playwright.config';
-import { loadConfig, type KitWorkerOptions } from '../suites/config';
+import { loadConfig, type KitConfig, type KitWorkerOptions } from '../suites/config';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const targets = JSON.parse(process.env[MATRIX_VARIABLE] ?? '[]') as MatrixTarget[];
+
+/** Each server's configuration, as the kit resolves a run's from its environment. */
+const configOf = (t: MatrixTarget): KitConfig => loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir });
 
 export default defineConfig<{}, KitWorkerOptions>({
   ...kit,
@@ -22,13 +27,15 @@ export default defineConfig<{}, KitWorkerOptions>({
   globalSetup: path.join(__dirname, 'matrix-setup.ts'),
   reporter: [['json'], [path.join(__dirname, 'matrix-reporter.ts')]],
   webServer: undefined,
-  projects: targets.map((t) => ({
-    name: t.name,
-    outputDir: path.join(t.reportDir, 'test-output'),
-    use: {
-      ...kit.use,
-      kitConfig: loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir }),
-      expectedFailures: t.expectedFailures,
+  outputDir: path.join(path.dirname(targets[0]?.reportDir ?? '.'), '..', 'test-output'),
+  projects: [
+    {
+      name: 'matrix',
+      use: {
+        ...kit.use,
+        kitConfig: undefined,
+        kitTargets: Object.fromEntries(targets.map((t) => [t.name, { config: configOf(t), expectedFailures: t.expectedFailures }])),
+      },
     },
-  })),
+  ],
 });

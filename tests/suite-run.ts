@@ -188,9 +188,9 @@ function readRun(
   reportDir: string,
   target: { groups(): { Name: string; Title: string }[] },
   runId: string,
-  child: { exitCode: number | null; stderr: string; started: number; project?: string },
+  child: { exitCode: number | null; stderr: string; started: number; target?: string },
 ): SuiteRun {
-  const tests = outcomes(testsOfReport(report).filter((t) => child.project === undefined || t.projectName === child.project));
+  const tests = outcomes(testsOfReport(report).filter((t) => child.target === undefined || t.describes[0] === child.target));
   const failed = tests.filter((t) => t.status === 'failed');
   const findings = tests.flatMap((t) => t.findings);
   const conformance = path.join(reportDir, 'conformance.json');
@@ -244,8 +244,8 @@ const TESTS_PER_REQUIREMENT = (() => {
 
 /**
  * runSuites for several servers at once: each started as runSuites starts one, the suites run against
- * all of them in one Playwright run of tests/matrix.config.ts (a project per server, each with its own
- * run id, groups, workers and conformance.json), and each server's run read as runSuites reads one.
+ * all of them in one Playwright run of tests/matrix.config.ts (one worker judging each server in turn,
+ * each with its own run id, groups and conformance.json), and each server's run read as runSuites reads one.
  * The kit's profile is the reference one for all, or `kitProfile` for all. A run that reports an error of its own (a global
  * setup that failed for one server, say) is no verdict on the others: then each runs alone, as runSuites.
  */
@@ -282,7 +282,7 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
       return alone;
     }
     return new Map(
-      targets.map((t) => [t.entry.label, readRun(report, t.reportDir, t.server, t.runId, { exitCode: code, stderr, started, project: t.entry.label })]),
+      targets.map((t) => [t.entry.label, readRun(report, t.reportDir, t.server, t.runId, { exitCode: code, stderr, started, target: t.entry.label })]),
     );
   } finally {
     for (const t of targets) await t.server.close();
