@@ -194,72 +194,84 @@ const configured = apiOnly.extend<{ profile: Profile; kit: Kit; kitTarget: strin
       await use(kits);
     },
     // The wait is bounded by the phase's own timeouts and phaseFinished's patience, not by the first test's timeout.
-    { scope: 'worker', timeout: 0 },
+    { scope: 'worker', timeout: 0, box: 'self' },
   ],
-  kit: async ({ kits, kitTarget }, use) => {
-    const kit = kits.get(kitTarget);
-    if (!kit) throw new ConfigError(`no configuration for the target ${JSON.stringify(kitTarget)} of this run`);
-    await use(kit);
-  },
-  profile: async ({ kit }, use) => {
-    await use(kit.context.profile);
-  },
+  kit: [
+    async ({ kits, kitTarget }, use) => {
+      const kit = kits.get(kitTarget);
+      if (!kit) throw new ConfigError(`no configuration for the target ${JSON.stringify(kitTarget)} of this run`);
+      await use(kit);
+    },
+    { box: 'self' },
+  ],
+  profile: [
+    async ({ kit }, use) => {
+      await use(kit.context.profile);
+    },
+    { box: 'self' },
+  ],
 });
 
 /** The client, per test: its exchanges are the test's evidence. */
 const withClient = configured.extend<{ api: Api }>({
-  api: async ({ kit }, use, testInfo) => {
-    // A requirement that needs an unconfigured token is not passed silently: it is skipped with
-    // the variable named, and the verdict cannot be "conformant" while it is.
-    const api = new Api(kit.config, (_role, variable) => {
-      testInfo.skip(true, `${variable} is not configured`);
-      throw new Error('unreachable');
-    });
-    await use(api);
-    // Facts for the reports travel as attachments, so that merged shards carry them too.
-    if (!attached.has(`${kit.config.runId} run`)) {
-      attached.add(`${kit.config.runId} run`);
-      const { baseURL, embedded, profilePath, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs } = kit.config;
-      const facts = {
-        baseURL,
-        embedded,
-        profile: { name: kit.context.profile.name, path: profilePath ?? null },
-        seed,
-        numRuns,
-        runId,
-        visibilityTimeoutMs,
-        requestTimeoutMs,
-      };
-      await recordRun(testInfo, facts);
-    }
-    if (!attached.has(`${kit.config.runId} identity`)) {
-      const meta = api.exchanges
-        .map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata)
-        .find((m) => typeof m?.Service === 'string');
-      if (meta) {
-        attached.add(`${kit.config.runId} identity`);
-        await recordTargetIdentity(testInfo, { Service: meta.Service, Region: meta.Region });
+  api: [
+    async ({ kit }, use, testInfo) => {
+      // A requirement that needs an unconfigured token is not passed silently: it is skipped with
+      // the variable named, and the verdict cannot be "conformant" while it is.
+      const api = new Api(kit.config, (_role, variable) => {
+        testInfo.skip(true, `${variable} is not configured`);
+        throw new Error('unreachable');
+      });
+      await use(api);
+      // Facts for the reports travel as attachments, so that merged shards carry them too.
+      if (!attached.has(`${kit.config.runId} run`)) {
+        attached.add(`${kit.config.runId} run`);
+        const { baseURL, embedded, profilePath, seed, numRuns, runId, visibilityTimeoutMs, requestTimeoutMs } = kit.config;
+        const facts = {
+          baseURL,
+          embedded,
+          profile: { name: kit.context.profile.name, path: profilePath ?? null },
+          seed,
+          numRuns,
+          runId,
+          visibilityTimeoutMs,
+          requestTimeoutMs,
+        };
+        await recordRun(testInfo, facts);
       }
-    }
-    if (api.retries[429] || api.retries[503]) await recordRetries(testInfo, api.retries);
-    // For the benchmarks (bench/run.ts): how many requests this test sent and how deep their chain was.
-    await recordRequests(testInfo, api.requestStats());
-  },
+      if (!attached.has(`${kit.config.runId} identity`)) {
+        const meta = api.exchanges
+          .map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata)
+          .find((m) => typeof m?.Service === 'string');
+        if (meta) {
+          attached.add(`${kit.config.runId} identity`);
+          await recordTargetIdentity(testInfo, { Service: meta.Service, Region: meta.Region });
+        }
+      }
+      if (api.retries[429] || api.retries[503]) await recordRetries(testInfo, api.retries);
+      // For the benchmarks (bench/run.ts): how many requests this test sent and how deep their chain was.
+      await recordRequests(testInfo, api.requestStats());
+    },
+    { box: 'self' },
+  ],
 });
 
 /** The run's own groups, from the create-and-wait phase. */
 const withDataset = withClient.extend<{ dataset: Dataset }>({
-  dataset: async ({ kit, api, profile }, use, testInfo) => {
-    const dataset = loadDataset(kit.config.runId);
-    // The run's groups could not all be created because the target rate-limited the kit: what
-    // needs them is not assessable, which is not the same as failing.
-    const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
-    if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
-    for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
-    // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
-    api.shareSettledReads(profile, (id) => seenByAny(kit.config.runId, id));
-    await use(dataset);
-  },
+  dataset: [
+    async ({ kit, api, profile }, use, testInfo) => {
+      const dataset = loadDataset(kit.config.runId);
+      // The run's groups could not all be created because the target rate-limited the kit: what
+      // needs them is not assessable, which is not the same as failing.
+      const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
+      if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
+      for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
+      // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
+      api.shareSettledReads(profile, (id) => seenByAny(kit.config.runId, id));
+      await use(dataset);
+    },
+    { box: 'self' },
+  ],
 });
 
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
@@ -270,44 +282,50 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFail
       if (kitTarget !== undefined && kitTargets?.[kitTarget]?.expectedFailures.includes(ownRequirement(testInfo) ?? '')) testInfo.fail();
       await use();
     },
-    { auto: true },
+    { auto: true, box: 'self' },
   ],
-  verify: async ({ kit, api, profile }, use, testInfo) => {
-    const own = ownRequirement(testInfo);
-    const note = (name: string) => recordCheck(testInfo, name);
-    await use(async (exchange, steps) => {
-      if (rateLimitedOut.has(exchange)) testInfo.skip(true, RATE_LIMITED_REASON);
-      for (const step of steps) {
-        const { owner, check } = typeof step === 'function' ? { owner: own, check: step } : step;
-        if (owner === own) note(check.name);
-        const failure = check(exchange, kit.context);
-        if (!failure) continue;
-        if (failure.profileMismatch) return notAssessable(testInfo, failure, exchange);
-        if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchange, failure.missing);
-        if (owner !== own) {
-          // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
-          const filter = FILTER_OF_OWNER.get(owner!);
-          const mismatch = filter && filterMismatch(loadDataset(kit.config.runId), filter);
-          if (mismatch) mismatched(testInfo, mismatch);
-          recordFinding(testInfo, { requirement: owner!, failure, exchange });
-          blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
+  verify: [
+    async ({ kit, api, profile }, use, testInfo) => {
+      const own = ownRequirement(testInfo);
+      const note = (name: string) => recordCheck(testInfo, name);
+      await use(async (exchange, steps) => {
+        if (rateLimitedOut.has(exchange)) testInfo.skip(true, RATE_LIMITED_REASON);
+        for (const step of steps) {
+          const { owner, check } = typeof step === 'function' ? { owner: own, check: step } : step;
+          if (owner === own) note(check.name);
+          const failure = check(exchange, kit.context);
+          if (!failure) continue;
+          if (failure.profileMismatch) return notAssessable(testInfo, failure, exchange);
+          if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchange, failure.missing);
+          if (owner !== own) {
+            // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
+            const filter = FILTER_OF_OWNER.get(owner!);
+            const mismatch = filter && filterMismatch(loadDataset(kit.config.runId), filter);
+            if (mismatch) mismatched(testInfo, mismatch);
+            recordFinding(testInfo, { requirement: owner!, failure, exchange });
+            blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
+          }
+          recordEvidence(testInfo, { failure, exchange });
+          throw new Error(formatFailure(failure, exchange));
         }
-        recordEvidence(testInfo, { failure, exchange });
-        throw new Error(formatFailure(failure, exchange));
-      }
-    });
-  },
-  judge: async ({ kit, api, profile }, use, testInfo) => {
-    await use(async (exchanges, check) => {
-      recordCheck(testInfo, check.name);
-      const failure = check(exchanges, kit.context);
-      if (!failure) return;
-      if (failure.profileMismatch) return notAssessable(testInfo, failure, exchanges);
-      if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
-      recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
-      throw new Error(formatFailure(failure, exchanges[0]));
-    });
-  },
+      });
+    },
+    { box: 'self' },
+  ],
+  judge: [
+    async ({ kit, api, profile }, use, testInfo) => {
+      await use(async (exchanges, check) => {
+        recordCheck(testInfo, check.name);
+        const failure = check(exchanges, kit.context);
+        if (!failure) return;
+        if (failure.profileMismatch) return notAssessable(testInfo, failure, exchanges);
+        if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
+        recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
+        throw new Error(formatFailure(failure, exchanges[0]));
+      });
+    },
+    { box: 'self' },
+  ],
 });
 
 /**

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, LEVELS, REQUIREMENT_IDS_PATH, renderRequirementIds } from '../schemas/requirements';
-import { ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
+import { cleanEnv, ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
 
 const FAMILIES = ['ENV', 'VER', 'AUTH', 'ERR', 'CREATE', 'LIST', 'PAGE', 'SCOPE', 'CHAN', 'VIS', 'SCHEMA', 'INPUT'];
 const catalogue = loadCatalogue();
@@ -16,8 +16,9 @@ const UPSTREAM_SPEC = path.resolve(ROOT, '..', 'shared', 'spec-source', 'asset-g
 function listSuites(): ReportedTest[] {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
     cwd: ROOT,
-    // A base URL stops the config from starting the reference server just to list tests.
-    env: { ...process.env, AG_BASE_URL: 'http://127.0.0.1:9', AG_TOKEN: 'listing-only' },
+    // A base URL stops the config from starting the reference server just to list tests. The developer's own AG_ and
+    // PLAYWRIGHT_ settings are left out: PLAYWRIGHT_JSON_OUTPUT_NAME, say, would send the listing to a file.
+    env: { ...cleanEnv(), AG_BASE_URL: 'http://127.0.0.1:9', AG_TOKEN: 'listing-only' },
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0);
