@@ -68,13 +68,6 @@ export interface KitWorkerOptions {
 /** One target of the kit's own matrices. */
 export interface KitTarget {
   config: KitConfig;
-  /**
-   * Requirements whose one test the matrix expects to fail on this target (tests/suite-run.ts). Playwright restarts
-   * a worker after every test that fails unexpected, at about 0.6 s of CPU each, and the matrix fails more than a
-   * hundred: marked as expected, they fail without one. A test's result is still "failed": the reporters and the
-   * matrix read that, never Playwright's expectation.
-   */
-  expectedFailures: readonly string[];
 }
 
 /** Set only by the kit's own matrices (tests/suite-run.ts): the names of the targets of a multi-target run, as JSON. */

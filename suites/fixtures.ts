@@ -274,18 +274,20 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
   ],
 });
 
+/**
+ * Where one worker judges several targets (KitWorkerOptions.kitTargets: the kit's own matrices), a check that fails
+ * marks its test as failing by expectation (testInfo.fail()) just before it throws: Playwright then keeps the worker,
+ * where it replaces it after every unexpected failure (a process start, about 1 s of CPU, some hundred times over the
+ * matrices). The test's result is still "failed", which is all the reports and the matrices read. A run of the kit never does.
+ */
+function failing(testInfo: TestInfo, kitTargets: KitWorkerOptions['kitTargets']): void {
+  if (kitTargets) testInfo.fail();
+}
+
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
-const judging = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFailure: void }>({
-  // Only the kit's own mutant matrix names expected failures (KitTarget.expectedFailures).
-  _expectedFailure: [
-    async ({ kitTargets, kitTarget }, use, testInfo) => {
-      if (kitTarget !== undefined && kitTargets?.[kitTarget]?.expectedFailures.includes(ownRequirement(testInfo) ?? '')) testInfo.fail();
-      await use();
-    },
-    { auto: true, box: 'self' },
-  ],
+const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
   verify: [
-    async ({ kit, api, profile }, use, testInfo) => {
+    async ({ kit, api, profile, kitTargets }, use, testInfo) => {
       const own = ownRequirement(testInfo);
       const note = (name: string) => recordCheck(testInfo, name);
       await use(async (exchange, steps) => {
@@ -306,6 +308,7 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFail
             blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
           }
           recordEvidence(testInfo, { failure, exchange });
+          failing(testInfo, kitTargets);
           throw new Error(formatFailure(failure, exchange));
         }
       });
@@ -313,7 +316,7 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFail
     { box: 'self' },
   ],
   judge: [
-    async ({ kit, api, profile }, use, testInfo) => {
+    async ({ kit, api, profile, kitTargets }, use, testInfo) => {
       await use(async (exchanges, check) => {
         recordCheck(testInfo, check.name);
         const failure = check(exchanges, kit.context);
@@ -321,6 +324,7 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge; _expectedFail
         if (failure.profileMismatch) return notAssessable(testInfo, failure, exchanges);
         if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
         recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
+        failing(testInfo, kitTargets);
         throw new Error(formatFailure(failure, exchanges[0]));
       });
     },

@@ -7,8 +7,6 @@ export interface MatrixTarget {
   baseURL: string;
   runId: string;
   reportDir: string;
-  /** Requirements of one test each that this server should fail (suites/config.ts, KitTarget.expectedFailures). */
-  expectedFailures: string[];
 }
 
 export const MATRIX_VARIABLE = MATRIX_TARGETS_VARIABLE;

@@ -7,8 +7,8 @@
  * each server gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is the
  * runner (Playwright's start, loading every test file, the reporters) and the worker (its process
  * start, Playwright's and the kit's modules, the compiled validators): once per batch instead of once
- * per server. A worker still restarts after each test that fails unexpected: the tests a mutant is
- * expected to fail are marked so (MatrixTarget.expectedFailures).
+ * per server. A failing check keeps the worker (suites/fixtures.ts, failing()): Playwright would replace
+ * it after every unexpected failure.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -34,7 +34,7 @@ export default defineConfig<{}, KitWorkerOptions>({
       use: {
         ...kit.use,
         kitConfig: undefined,
-        kitTargets: Object.fromEntries(targets.map((t) => [t.name, { config: configOf(t), expectedFailures: t.expectedFailures }])),
+        kitTargets: Object.fromEntries(targets.map((t) => [t.name, { config: configOf(t) }])),
       },
     },
   ],

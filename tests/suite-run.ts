@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +42,7 @@ export interface TestOutcome {
   requirement: string | undefined;
   /**
    * How the test ended, as the kit's reporters read it (its result): a timeout is a failure. Not Playwright's
-   * expectation, which the matrix sets for the failures it expects (BatchEntry.expectedFailures).
+   * expectation, which a failing check sets in the matrix to keep its worker (suites/fixtures.ts, failing()).
    */
   status: 'failed' | 'passed' | 'skipped';
   /** Failure.check of each evidence attachment of a failed test. */
@@ -226,21 +226,7 @@ export interface BatchEntry {
   hooks: Partial<ReferenceHooks>;
   /** The server's own profile, as runSuites takes it; the kit's is the batch's (runSuitesBatch). */
   server?: Pick<ReferenceOptions, 'profile'>;
-  /** The requirements it should fail (a mutant's): their tests are marked as expected to fail, which spares a worker restart each. */
-  expectedFailures?: string[];
 }
-
-/**
- * How many tests each requirement has in the suites. Only a requirement of one test is marked as expected to fail:
- * of several, those that pass would then count as unexpected, each a worker restart of its own.
- */
-const TESTS_PER_REQUIREMENT = (() => {
-  const counts = new Map<string, number>();
-  const dir = path.join(ROOT, 'suites');
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.spec.ts')))
-    for (const [, id] of readFileSync(path.join(dir, file), 'utf8').matchAll(/\brequirement\('([A-Z]+-\d+)'\)/g)) counts.set(id, (counts.get(id) ?? 0) + 1);
-  return counts;
-})();
 
 /**
  * runSuites for several servers at once: each started as runSuites starts one, the suites run against
@@ -265,7 +251,6 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
         baseURL: t.server.url,
         runId: t.runId,
         reportDir: t.reportDir,
-        expectedFailures: (t.entry.expectedFailures ?? []).filter((id) => TESTS_PER_REQUIREMENT.get(id) === 1),
       })),
     );
     // One AG_PROFILE for the whole batch: the kit loads its profile once per process (schemas/index.ts).
