@@ -153,6 +153,36 @@ export function validate(name: ComponentName | (string & {}), data: unknown): { 
 
 export { errorKinds } from './spec';
 
+/** Profiles loaded by path for validatorsAt, each once; `undefined` is the active one. */
+const byPath = new Map<string | undefined, Profile>();
+const othersChecked = new WeakMap<Profile, Validators>();
+
+/**
+ * The profile at a path and validation against it. The active one (AG_PROFILE's) for a run of the kit; where one worker
+ * judges several targets, each with a profile of its own (the kit's own matrices), each target's, compiled on first use.
+ */
+export function profileAt(profilePath: string | undefined): { profile: Profile; validate: typeof validate } {
+  const active = process.env.AG_PROFILE ? path.resolve(process.env.AG_PROFILE) : undefined;
+  if (profilePath === active) return { profile, validate };
+  const p = byPath.get(profilePath) ?? byPath.set(profilePath, loadProfile(profilePath)).get(profilePath)!;
+  let uri: string | undefined;
+  const v =
+    othersChecked.get(p) ??
+    othersChecked
+      .set(
+        p,
+        compiledOnUse(p, () => (uri ??= register(p))),
+      )
+      .get(p)!;
+  return {
+    profile: p,
+    validate: (name, data) => {
+      if (!(COMPONENTS as readonly string[]).includes(name)) throw new Error(`no validator ${name}; known: ${COMPONENTS.join(', ')}`);
+      return run(v[name as ComponentName], data);
+    },
+  };
+}
+
 function withPointer(data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
   const parts = pointerParts(pointer);
   let node = data;

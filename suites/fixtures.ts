@@ -4,7 +4,7 @@ import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny }
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
 import { loadDataset, itemsOf, phaseFinished, phaseSuccesses, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
-import { validate, errorKinds, profile } from '../schemas';
+import { errorKinds, profileAt } from '../schemas';
 import {
   holdMismatch,
   ownRequirement,
@@ -164,6 +164,7 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
   await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
   // The phase's successes, read once a check of an error's envelope needs them (envelopeLikeSuccess).
   let answered: Exchange[] | undefined;
+  const { profile, validate } = profileAt(config.profilePath);
   const context: CheckContext = {
     profile,
     validate,

@@ -7,9 +7,11 @@
  *   6 groups created; refused creates create nothing), never printing or writing a token;
  * - every length bound the draft reports is backed by a create accepted at the bound and one
  *   refused just above it, and each variant's own choice is drafted as found, with its evidence;
- * - the kit, run with the draft as AG_PROFILE against that server, rates it `conformant`, with no
- *   requirement failed at any level, blocked or left to a profile mismatch (a variant's run with its own
- *   profile: the draft's settings are the variant's, asserted first).
+ * - the kit, judging a server of that variant by the draft, rates it `conformant`, with no requirement
+ *   failed at any level, blocked or left to a profile mismatch (a variant's run with its own profile:
+ *   the draft's settings are the variant's, asserted first); eight variants share a Playwright run, as
+ *   the mutant matrix's do, each with its own draft. `agc run --profile` with a draft, end to end, is
+ *   tests/blind.test.ts's.
  *
  * Plus what discovery does when refusals name no bound (bisection), and with faulty targets.
  * Each server runs in this worker: port 0, short snapshot lag, no create rate limit.
@@ -25,8 +27,8 @@ import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type
 import type { PreloadSettings } from '../reference/store';
 import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '../schemas/profile';
 import { checkProfileConsistency } from '../schemas';
-import { readJson, referenceTokenEnv, runAgc, type KitRun } from './harness';
-import type { RequirementResult } from '../reporters/verdict';
+import { referenceTokenEnv, runAgc, type KitRun } from './harness';
+import { BATCH, expectComplete, runSuitesBatch, type SuiteRun } from './suite-run';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -179,79 +181,102 @@ test.describe('profile variants', () => {
   });
 });
 
-for (const variant of [plainReference, ...PROFILE_VARIANTS]) {
-  test.describe(`variant ${variant.name}`, () => {
-    // Both tests of a variant run in order in one worker and share one discovery: the second test
-    // always ran the kit against a server it had just discovered, and the first judges that same
-    // discovery. (A worker that restarts after a failure discovers anew.)
+type Discovery = { server: ReferenceServer; dir: string; out: string; run: KitRun; stats: ReturnType<ReferenceServer['stats']> };
+
+const VARIANTS = [plainReference, ...PROFILE_VARIANTS];
+
+// The variants go BATCH at a time, each batch a group that runs in one worker, in order. Each variant is discovered
+// once, and both its tests judge that discovery (a worker that restarts after a failure discovers anew); the kit then
+// rates the batch's servers with their drafts in one Playwright run (runSuitesBatch: a server of each variant, as
+// discovered, each judged by its own draft), as the mutant matrix runs its batches.
+for (let i = 0; i < VARIANTS.length; i += BATCH) {
+  const batch = VARIANTS.slice(i, i + BATCH);
+  test.describe(() => {
     test.describe.configure({ mode: 'default' });
-    const expected = profileFromOverride(variant.profile, variant.name);
-    let discovery: Promise<{ server: ReferenceServer; dir: string; out: string; run: KitRun; stats: ReturnType<ReferenceServer['stats']> }> | undefined;
-    const discovered = () =>
-      (discovery ??= (async () => {
-        const server = await serve(expected, variant.hooks);
+    const discoveries = new Map<string, Promise<Discovery>>();
+    const expectedOf = (variant: ProfileVariant) => profileFromOverride(variant.profile, variant.name);
+    const discovered = (variant: ProfileVariant): Promise<Discovery> => {
+      const known = discoveries.get(variant.name);
+      if (known) return known;
+      const started = (async () => {
+        const server = await serve(expectedOf(variant), variant.hooks);
         const dir = work(variant.name);
         const out = path.join(dir, 'profile.yaml');
         const run = await discover(server.url, out, dir);
         return { server, dir, out, run, stats: server.stats() };
-      })());
+      })();
+      discoveries.set(variant.name, started);
+      return started;
+    };
+    let rated: Promise<Map<string, SuiteRun>> | undefined;
+    const ratedRun = async (variant: ProfileVariant): Promise<SuiteRun> => {
+      rated ??= (async () => {
+        const found = await Promise.all(batch.map(discovered));
+        const drafted = batch.filter((_, j) => found[j].run.status === 0);
+        return runSuitesBatch(
+          drafted.map((v) => ({ label: v.name, hooks: v.hooks ?? {}, server: { profile: expectedOf(v) }, profilePath: found[batch.indexOf(v)].out })),
+        );
+      })();
+      return (await rated).get(variant.name)!;
+    };
     test.afterAll(async () => {
-      const started = discovery;
-      discovery = undefined;
-      if (started) await (await started).server.close();
+      const started = [...discoveries.values()];
+      discoveries.clear();
+      for (const discovery of started) await (await discovery).server.close();
     });
 
-    test(`discover drafts the ${variant.name} profile within the budget`, async () => {
-      test.setTimeout(120_000);
-      const { out, run, stats } = await discovered();
-      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
-      expect(stats.creates, 'groups the server created').toBeLessThanOrEqual(BUDGET.creates);
-      const drafted = loadProfile(out);
-      expect(checkProfileConsistency(drafted)).toEqual([]);
-      expect(settings(drafted)).toEqual(settings(expected));
-      const text = readFileSync(out, 'utf8');
-      expectNoToken(text, run.stdout, run.stderr);
-      // Output: the file, and the budget it used, in the server's own figures.
-      expect(run.stdout).toContain(`draft written: ${out}`);
-      expect(run.stdout).toContain(`used ${stats.requests} requests of 80, ${stats.creates} groups created of 6`);
-      const createRequests = Number(/\((\d+) create requests\)/.exec(run.stdout)?.[1]);
-      expect(createRequests).toBeGreaterThanOrEqual(stats.creates);
-      expectBoundsBacked(text, drafted);
-      for (const [key, value] of CHOICES[variant.name] ?? []) {
-        const evidence = evidenceOf(text, key, value);
-        expect(evidence?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
-      }
-      // Every group it created carries the run prefix (the draft lists them, g1, g2, …).
-      const prefix = /Names starting with (agc-[a-z0-9-]+-)/.exec(run.stdout)?.[1];
-      expect(prefix).toBeTruthy();
-      const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
-      expect(listed.length).toBe(stats.creates);
-      for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
-      test.info().annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
-    });
+    for (const variant of batch) {
+      const expected = expectedOf(variant);
+      test.describe(`variant ${variant.name}`, () => {
+        test(`discover drafts the ${variant.name} profile within the budget`, async () => {
+          test.setTimeout(120_000);
+          const { out, run, stats } = await discovered(variant);
+          expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+          expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
+          expect(stats.creates, 'groups the server created').toBeLessThanOrEqual(BUDGET.creates);
+          const drafted = loadProfile(out);
+          expect(checkProfileConsistency(drafted)).toEqual([]);
+          expect(settings(drafted)).toEqual(settings(expected));
+          const text = readFileSync(out, 'utf8');
+          expectNoToken(text, run.stdout, run.stderr);
+          // Output: the file, and the budget it used, in the server's own figures.
+          expect(run.stdout).toContain(`draft written: ${out}`);
+          expect(run.stdout).toContain(`used ${stats.requests} requests of 80, ${stats.creates} groups created of 6`);
+          const createRequests = Number(/\((\d+) create requests\)/.exec(run.stdout)?.[1]);
+          expect(createRequests).toBeGreaterThanOrEqual(stats.creates);
+          expectBoundsBacked(text, drafted);
+          for (const [key, value] of CHOICES[variant.name] ?? []) {
+            const evidence = evidenceOf(text, key, value);
+            expect(evidence?.[0], `${key}: ${value} is drafted, as found`).toMatch(/^# found: /);
+          }
+          // Every group it created carries the run prefix (the draft lists them, g1, g2, …).
+          const prefix = /Names starting with (agc-[a-z0-9-]+-)/.exec(run.stdout)?.[1];
+          expect(prefix).toBeTruthy();
+          const listed = [...text.matchAll(/^#\s+g\d+ = \S+ \(Name (\S+)/gm)].map((m) => m[1]);
+          expect(listed.length).toBe(stats.creates);
+          for (const name of listed) expect(name.startsWith(prefix!)).toBe(true);
+          test
+            .info()
+            .annotations.push({ type: 'budget', description: `${stats.requests} requests, ${stats.creates} creates (${createRequests} create requests)` });
+        });
 
-    test(`the kit rates the ${variant.name} server conformant with the drafted profile`, async () => {
-      test.setTimeout(240_000);
-      const { server, dir, out, run: discoveredRun } = await discovered();
-      expect(discoveredRun.status, `${discoveredRun.stdout}\n${discoveredRun.stderr}`).toBe(0);
-      const reportDir = path.join(dir, 'report');
-      const run = await runAgc(
-        ['run', '--profile', out, '--report-dir', reportDir],
-        { ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: server.url, AG_NUM_RUNS: '10', AG_SEED: '7' },
-        { timeoutMs: 200_000, dir },
-      );
-      const report = readJson<{ verdict: string; firstReason?: string; requirements: RequirementResult[] }>(path.join(reportDir, 'conformance.json'));
-      expect(report.verdict, `${report.firstReason}\n${run.stdout.slice(-3000)}`).toBe('conformant');
-      // The draft's settings are the variant's own (the test above), and judged by them the server is clean:
-      // no requirement failed at any level (a SHOULD's warning neither), none was blocked, none left to a profile mismatch.
-      const unclean = report.requirements.filter((r) => r.status === 'failed' || r.status === 'blocked' || r.profileMismatch);
-      expect(
-        unclean.map((r) => `${r.id} ${r.status}: ${r.reason}`),
-        `${variant.name} judged by its drafted profile`,
-      ).toEqual([]);
-      expect(run.status).toBe(0);
-    });
+        test(`the kit rates the ${variant.name} server conformant with the drafted profile`, async () => {
+          test.setTimeout(240_000);
+          const { run: discoveredRun } = await discovered(variant);
+          expect(discoveredRun.status, `${discoveredRun.stdout}\n${discoveredRun.stderr}`).toBe(0);
+          const run = await ratedRun(variant);
+          expectComplete(run);
+          // The draft's settings are the variant's own (the test above), and judged by them the server is clean:
+          // no requirement failed at any level (a SHOULD's warning neither), none was blocked, none left to a profile mismatch.
+          const unclean = run.tests
+            .filter((t) => t.status === 'failed' || t.blockedBy.length || t.profileMismatch)
+            .map((t) => `${t.requirement} ${t.status}: ${t.error || `blocked by ${t.blockedBy.join(', ')}` || t.profileMismatch}`);
+          expect(unclean, `${variant.name} judged by its drafted profile`).toEqual([]);
+          expect(run.fails, `${variant.name}: findings`).toEqual([]);
+          expect(run.verdict, `${run.firstReason}`).toBe('conformant');
+        });
+      });
+    }
   });
 }
 

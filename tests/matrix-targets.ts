@@ -7,6 +7,8 @@ export interface MatrixTarget {
   baseURL: string;
   runId: string;
   reportDir: string;
+  /** The profile file the kit judges this server by; default the batch's AG_PROFILE. */
+  profilePath?: string;
 }
 
 export const MATRIX_VARIABLE = MATRIX_TARGETS_VARIABLE;

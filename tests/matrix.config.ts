@@ -19,7 +19,8 @@ import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 const targets = JSON.parse(process.env[MATRIX_VARIABLE] ?? '[]') as MatrixTarget[];
 
 /** Each server's configuration, as the kit resolves a run's from its environment. */
-const configOf = (t: MatrixTarget): KitConfig => loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir });
+const configOf = (t: MatrixTarget): KitConfig =>
+  loadConfig({ ...process.env, AG_BASE_URL: t.baseURL, AG_RUN_ID: t.runId, AG_REPORT_DIR: t.reportDir, AG_PROFILE: t.profilePath ?? process.env.AG_PROFILE });
 
 export default defineConfig<{}, KitWorkerOptions>({
   ...kit,

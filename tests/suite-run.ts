@@ -139,6 +139,8 @@ export interface RunOptions {
   front?: Front;
   /** A profile override the kit runs with (written to a file and passed as AG_PROFILE). Default: the reference profile. */
   kitProfile?: Record<string, unknown>;
+  /** A profile file the kit runs with, as AG_PROFILE; before kitProfile. */
+  profilePath?: string;
 }
 
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
@@ -158,7 +160,8 @@ export async function runSuites(
     // Playwright's JSON report for the per-test outcomes, and the kit's own for the verdict it computes.
     const args = [CLI, 'test', '--reporter=json,./reporters/json.ts', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
     const env = childEnv(front?.url ?? target.url, runId, work);
-    if (options.kitProfile) {
+    if (options.profilePath) env.AG_PROFILE = options.profilePath;
+    else if (options.kitProfile) {
       env.AG_PROFILE = path.join(work, 'profile.yaml');
       writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
     }
@@ -224,8 +227,10 @@ const newRunId = () => `m${Date.now().toString(36)}${randomBytes(2).toString('he
 export interface BatchEntry {
   label: string;
   hooks: Partial<ReferenceHooks>;
-  /** The server's own profile, as runSuites takes it; the kit's is the batch's (runSuitesBatch). */
+  /** The server's own profile, as runSuites takes it; the kit's is the batch's (runSuitesBatch), unless `profilePath` says otherwise. */
   server?: Pick<ReferenceOptions, 'profile'>;
+  /** A profile file the kit judges this server by (a drafted one), instead of the batch's. */
+  profilePath?: string;
 }
 
 /**
@@ -251,9 +256,10 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
         baseURL: t.server.url,
         runId: t.runId,
         reportDir: t.reportDir,
+        profilePath: t.entry.profilePath,
       })),
     );
-    // One AG_PROFILE for the whole batch: the kit loads its profile once per process (schemas/index.ts).
+    // The batch's AG_PROFILE, for every server without a profile of its own (MatrixTarget.profilePath).
     if (options.kitProfile) {
       env.AG_PROFILE = path.join(work, 'profile.yaml');
       writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
@@ -263,7 +269,8 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
     const report = readReport(work, code, stderr);
     if (report.errors?.length) {
       const alone = new Map<string, SuiteRun>();
-      for (const entry of entries) alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server, options));
+      for (const entry of entries)
+        alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server, { ...options, profilePath: entry.profilePath }));
       return alone;
     }
     return new Map(
@@ -277,7 +284,7 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
 }
 
 /** Servers per Playwright run in the matrices: enough to spread one runner's start over many, few enough that the batches share two workers evenly. */
-const BATCH = 8;
+export const BATCH = 8;
 
 /**
  * Declares one test per item, the items' servers run BATCH at a time (runSuitesBatch). Each batch is a
