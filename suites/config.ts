@@ -60,7 +60,7 @@ export interface KitWorkerOptions {
   /**
    * The kit's own matrices only (tests/matrix.config.ts); no run of the kit sets it: several targets judged in one
    * project, so that one worker judges them all, where a project per target cost a worker process start each. Every
-   * suite is declared once per target (MATRIX_TARGETS_VARIABLE), each test told its target by the `kitTarget` option.
+   * suite is declared once per target (declareMatrixTargets), each test told its target by the `kitTarget` option.
    */
   kitTargets?: Record<string, KitTarget>;
 }
@@ -70,13 +70,20 @@ export interface KitTarget {
   config: KitConfig;
 }
 
-/** Set only by the kit's own matrices (tests/suite-run.ts): the names of the targets of a multi-target run, as JSON. */
-export const MATRIX_TARGETS_VARIABLE = 'AG_MATRIX_TARGETS';
+/** Where tests/matrix.config.ts leaves its targets' names: a global, so that no environment variable can set it for a run of the kit. */
+const MATRIX_TARGETS = Symbol.for('asset-group-conformance-kit.matrixTargets');
+
+/**
+ * Called by tests/matrix.config.ts, which Playwright evaluates in the runner and in every worker before it loads the
+ * suites: the names of the targets suites/fixtures.ts declares every suite for. No run of the kit calls it.
+ */
+export function declareMatrixTargets(names: string[]): void {
+  (globalThis as Record<symbol, unknown>)[MATRIX_TARGETS] = names;
+}
 
 /** The target names of a multi-target run, as suites/fixtures.ts declares the suites for them at load time; [] for a run of the kit. */
-export function matrixTargetNames(env: NodeJS.ProcessEnv = process.env): string[] {
-  const raw = env[MATRIX_TARGETS_VARIABLE];
-  return raw ? (JSON.parse(raw) as { name: string }[]).map((t) => t.name) : [];
+export function matrixTargetNames(): string[] {
+  return ((globalThis as Record<symbol, unknown>)[MATRIX_TARGETS] as string[] | undefined) ?? [];
 }
 
 export class ConfigError extends Error {}

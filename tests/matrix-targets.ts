@@ -1,5 +1,3 @@
-import { MATRIX_TARGETS_VARIABLE } from '../suites/config';
-
 /** What tests/suite-run.ts (runSuitesBatch) hands tests/matrix.config.ts: one entry per server, as JSON in the environment. */
 export interface MatrixTarget {
   /** The target's name (the mutant's or variant's): the describe its tests run in (suites/fixtures.ts). */
@@ -11,4 +9,4 @@ export interface MatrixTarget {
   profilePath?: string;
 }
 
-export const MATRIX_VARIABLE = MATRIX_TARGETS_VARIABLE;
+export const MATRIX_VARIABLE = 'AG_MATRIX_TARGETS';

@@ -13,10 +13,12 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import kit from '../playwright.config';
-import { loadConfig, type KitConfig, type KitWorkerOptions } from '../suites/config';
+import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../suites/config';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const targets = JSON.parse(process.env[MATRIX_VARIABLE] ?? '[]') as MatrixTarget[];
+// Before the suites load, here and in every worker: they declare each describe once per target (suites/fixtures.ts).
+declareMatrixTargets(targets.map((t) => t.name));
 
 /** Each server's configuration, as the kit resolves a run's from its environment. */
 const configOf = (t: MatrixTarget): KitConfig =>
