@@ -134,6 +134,8 @@ const FILTER_OF_OWNER = new Map<string, ValueFilter | 'groupIds'>([
 ]);
 
 // Fixtures, layered by concern as Playwright's own tests/config/baseTest.ts does: each step adds one.
+// Each is boxed (box: 'self'): otherwise Playwright makes every fixture of every test a step, a stack captured and two
+// messages to the runner, which no report of the kit shows (a sixth of a matrix worker's CPU, bench/README.md).
 
 /**
  * The suites open no browser, yet Playwright's `test` sets up its browser fixtures for every test:
