@@ -147,15 +147,20 @@ function run(validator: ValidateFunction, data: unknown): { valid: boolean; erro
  * Takes any string so callers can pass names read from config; an unknown name throws.
  */
 export function validate(name: ComponentName | (string & {}), data: unknown): { valid: boolean; errors: string[] } {
+  return validateWith(validators, name, data);
+}
+
+function validateWith(v: Validators, name: string, data: unknown): { valid: boolean; errors: string[] } {
   if (!(COMPONENTS as readonly string[]).includes(name)) throw new Error(`no validator ${name}; known: ${COMPONENTS.join(', ')}`);
-  return run(validators[name as ComponentName], data);
+  return run(v[name as ComponentName], data);
 }
 
 export { errorKinds } from './spec';
 
-/** Profiles loaded by path for validatorsAt, each once; `undefined` is the active one. */
+/** The validators of each profile other than the active one: compiled on use (profileAt) or whole (checkProfileConsistency). */
+const checked = new WeakMap<Profile, Validators>();
+/** Profiles loaded by path for profileAt, each once. */
 const byPath = new Map<string | undefined, Profile>();
-const othersChecked = new WeakMap<Profile, Validators>();
 
 /**
  * The profile at a path and validation against it. The active one (AG_PROFILE's) for a run of the kit; where one worker
@@ -165,22 +170,14 @@ export function profileAt(profilePath: string | undefined): { profile: Profile; 
   const active = process.env.AG_PROFILE ? path.resolve(process.env.AG_PROFILE) : undefined;
   if (profilePath === active) return { profile, validate };
   const p = byPath.get(profilePath) ?? byPath.set(profilePath, loadProfile(profilePath)).get(profilePath)!;
-  let uri: string | undefined;
-  const v =
-    othersChecked.get(p) ??
-    othersChecked
-      .set(
-        p,
-        compiledOnUse(p, () => (uri ??= register(p))),
-      )
-      .get(p)!;
-  return {
-    profile: p,
-    validate: (name, data) => {
-      if (!(COMPONENTS as readonly string[]).includes(name)) throw new Error(`no validator ${name}; known: ${COMPONENTS.join(', ')}`);
-      return run(v[name as ComponentName], data);
-    },
-  };
+  let v = checked.get(p);
+  if (!v) {
+    let uri: string | undefined;
+    v = compiledOnUse(p, () => (uri ??= register(p)));
+    checked.set(p, v);
+  }
+  const compiled = v;
+  return { profile: p, validate: (name, data) => validateWith(compiled, name, data) };
 }
 
 function withPointer(data: Record<string, unknown>, pointer: string, value: unknown): Record<string, unknown> {
@@ -193,8 +190,6 @@ function withPointer(data: Record<string, unknown>, pointer: string, value: unkn
   node[parts[parts.length - 1]] = value;
   return data;
 }
-
-const checked = new WeakMap<Profile, Validators>();
 
 /**
  * Problems where a profile's settings and its `$defs` disagree, e.g. a renamed list field whose

@@ -62,12 +62,7 @@ export interface KitWorkerOptions {
    * project, so that one worker judges them all, where a project per target cost a worker process start each. Every
    * suite is declared once per target (declareMatrixTargets), each test told its target by the `kitTarget` option.
    */
-  kitTargets?: Record<string, KitTarget>;
-}
-
-/** One target of the kit's own matrices. */
-export interface KitTarget {
-  config: KitConfig;
+  kitTargets?: Record<string, KitConfig>;
 }
 
 /** Where tests/matrix.config.ts leaves its targets' names: a global, so that no environment variable can set it for a run of the kit. */

@@ -189,7 +189,7 @@ const configured = apiOnly.extend<{ profile: Profile; kit: Kit; kitTarget: strin
       const kits = new Map<string | undefined, Kit>();
       if (kitTargets) {
         const names = Object.keys(kitTargets);
-        (await Promise.all(names.map((name) => kitOf(kitTargets[name].config)))).forEach((kit, i) => kits.set(names[i], kit));
+        (await Promise.all(names.map((name) => kitOf(kitTargets[name])))).forEach((kit, i) => kits.set(names[i], kit));
       } else {
         if (!kitConfig) throw new ConfigError("no kit configuration: run the suites with the kit's playwright.config.ts, which resolves it (use.kitConfig)");
         kits.set(undefined, await kitOf(kitConfig));

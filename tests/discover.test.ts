@@ -212,9 +212,11 @@ for (let i = 0; i < VARIANTS.length; i += BATCH) {
     const ratedRun = async (variant: ProfileVariant): Promise<SuiteRun> => {
       rated ??= (async () => {
         const found = await Promise.all(batch.map(discovered));
-        const drafted = batch.filter((_, j) => found[j].run.status === 0);
+        // A variant whose discovery failed has no draft to judge by: its own test says so.
         return runSuitesBatch(
-          drafted.map((v) => ({ label: v.name, hooks: v.hooks ?? {}, server: { profile: expectedOf(v) }, profilePath: found[batch.indexOf(v)].out })),
+          batch.flatMap((v, j) =>
+            found[j].run.status === 0 ? [{ label: v.name, hooks: v.hooks ?? {}, server: { profile: expectedOf(v) }, profilePath: found[j].out }] : [],
+          ),
         );
       })();
       return (await rated).get(variant.name)!;

@@ -4,19 +4,12 @@
  * project is that server's (where it reads its settings and report folder) and given only its tests:
  * those of the describe named after it (suites/fixtures.ts).
  */
-import type { FullConfig, FullProject, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import type { KitWorkerOptions } from '../suites/config';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import JsonReporter from '../reporters/json';
-
-/** One project per server, as the kit's own global setup and reporter read a run's: named after it, with its `kitConfig`. */
-export function targetProjects(config: Pick<FullConfig, 'projects'>): FullProject[] {
-  const [project] = config.projects;
-  const targets = (project.use as Partial<KitWorkerOptions>).kitTargets ?? {};
-  return Object.entries(targets).map(([name, target]) => ({ ...project, name, use: { ...project.use, kitConfig: target.config } }) as FullProject);
-}
+import { targetProjects } from './matrix-targets';
 
 /** The server a test ran against: the describe named after it, just inside the file. */
-export function targetOf(test: TestCase): string | undefined {
+function targetOf(test: TestCase): string | undefined {
   let suite: Suite | undefined = test.parent;
   while (suite?.parent && suite.parent.type !== 'file') suite = suite.parent;
   return suite?.parent ? suite.title : undefined;

@@ -37,7 +37,7 @@ export default defineConfig<{}, KitWorkerOptions>({
       use: {
         ...kit.use,
         kitConfig: undefined,
-        kitTargets: Object.fromEntries(targets.map((t) => [t.name, { config: configOf(t) }])),
+        kitTargets: Object.fromEntries(targets.map((t) => [t.name, configOf(t)])),
       },
     },
   ],
