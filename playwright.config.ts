@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './suites/config';
+import { KIT_WORKERS, loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './suites/config';
 import { loadProfile, ProfileError } from './schemas/profile';
 import { loadCatalogue } from './schemas/requirements';
 import { loadWaivers, WaiverError } from './reporters/waivers';
@@ -60,9 +60,7 @@ export default defineConfig<{}, KitWorkerOptions>({
   testDir: 'suites',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  // Against a real target a run waits on the network, not the CPU: measured on 2 cores, 3 workers
-  // take a run with 200 ms per response from 14.4 s to 11.6 s and cost a local one 0.6 s (bench/results.md).
-  workers: 3,
+  workers: KIT_WORKERS,
   retries: 0,
   forbidOnly: !!process.env.CI,
   // A test waits at most for visibility plus a few requests; this bounds a hung target too.

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ReferenceOptions } from '../reference/server';
 import type { RunResult, Scenario, SelfTestResult } from './run';
+import { KIT_WORKERS } from '../suites/config';
 
 /** The issue's goals (#21): the kit's own tests under 6 minutes on 2 cores; a run's cost to a conforming target. */
 const SELF_TEST_GOAL_S = 360;
@@ -129,6 +130,25 @@ export function summaryTable({ scenarios, results, selfTests, selfTestNote, runs
           goal: '',
           met: '',
         });
+        // A worker runs one test at a time: however the tests are spread, each worker waits out, on average, its share of
+        // every test's chain. What that costs beside the plain run, and the ratio it leaves even if nothing else were added.
+        const workers = scenario.workers ?? KIT_WORKERS;
+        const chains = (r: RunResult) => r.tests.reduce((sum, t) => sum + (t.requests?.chain ?? 0), 0);
+        const spread = (r: RunResult) => (chains(r) / workers) * Math.max(0, r.medianLatencyMs - plainLatency);
+        rows.push({
+          measure: `${scenario.label}: the tests' chains, spread over ${workers} workers (s)`,
+          values: rs.map((r) => `${s(spread(r))} (${chains(r)} ÷ ${workers})`),
+          median: s(median(rs.map(spread))),
+          goal: '',
+          met: '',
+        });
+        rows.push({
+          measure: `${scenario.label}: lowest ÷ plain the tests' chains allow`,
+          values: rs.map((r) => x((plainMedian + spread(r)) / plainMedian)),
+          median: x(median(rs.map((r) => (plainMedian + spread(r)) / plainMedian))),
+          goal: '',
+          met: '',
+        });
       }
     }
     if (scenario.goalPlusMs !== undefined && plain) {
@@ -245,6 +265,8 @@ export function resultsMarkdown({ scenarios, results, rerun, selfTests, runs, se
     '- *median request latency*: the median duration of every request the kit sent in that run, as the kit measured it.',
     '',
     "The floor leaves out the process start of Playwright and its workers, and that tests share three workers (no test waits for visibility: the model-based PAGE-05 tests model it); the ratio run ÷ floor is how much of the run is the kit's own cost rather than the target's.",
+    '',
+    "*The tests' chains, spread over the workers* (where latency is added): Playwright runs one test at a time on each worker, so the sum of every test's chain, divided by the workers, is how many round trips each worker waits out one after another, at the least, however evenly the tests are spread; times the latency added to each request, it is what the tests alone add to the plain run. *Lowest ÷ plain the tests' chains allow* is the plain run plus that, divided by the plain run: a ratio goal below it cannot be met by spreading the same tests differently, only by tests that wait on fewer round trips (their requests sent before they run) or by more workers, which cost CPU (the `--workers 6` scenarios).",
     '',
     "*Lowest ÷ plain its longest test chain allows* (where latency is added): a test starts only after the create-and-wait phase has ended and the workers have started, so the added latency on each request of the longest test chain comes on top of everything else the plain run does, however the rest were arranged: at best the run takes the plain run's time plus that chain × (its median request latency − the plain run's). A ratio goal below this figure cannot be met by sending the same requests differently; only a shorter chain (fewer sequential steps in the test that has it) would allow it.",
     '',

@@ -8,7 +8,9 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, 
 import os from 'node:os';
 import path from 'node:path';
 
-export const runDirOf = (runId: string): string => path.join(os.tmpdir(), `agc-run-${runId}`);
+/** The system temp folder, read once: os.tmpdir() reads the environment on every call, and every request asks (liveness, shared reads). */
+let tmp: string | undefined;
+export const runDirOf = (runId: string): string => path.join((tmp ??= os.tmpdir()), `agc-run-${runId}`);
 
 export const keepTemp = (env: NodeJS.ProcessEnv = process.env): boolean => env.AG_KEEP_TEMP === '1' || env.AG_KEEP_TEMP === 'true';
 
@@ -65,6 +67,8 @@ export function clearTargetGone(runId: string): void {
 }
 
 export function targetGone(runId: string): string {
+  // Asked before every request: a missing file is the common answer, and a failed read builds an Error with its stack.
+  if (!existsSync(deadMarker(runId))) return '';
   try {
     return readFileSync(deadMarker(runId), 'utf8');
   } catch {

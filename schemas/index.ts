@@ -34,7 +34,10 @@ function ajv(): Ajv2020 {
   if (instance) return instance;
   const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
   const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
-  instance = new Ajv({ strict: true, allErrors: true });
+  // No meta-schema check on every schema added: compiling the meta-schema cost every worker about 0.1 s of CPU, and the
+  // schemas are checked where they come from: the contract's components and the reference profile by the kit's own
+  // tests (tests/schemas.test.ts), a user's profile by checkProfileConsistency, once, in the runner.
+  instance = new Ajv({ strict: true, allErrors: true, validateSchema: false });
   addFormats(instance);
   // The document is registered whole so its internal and ./profile.yaml refs resolve; strict mode
   // must be told that the OpenAPI root keywords and our extensions are not typos.
@@ -197,6 +200,7 @@ function withPointer(data: Record<string, unknown>, pointer: string, value: unkn
  * components, so a schema that does not know a name lets a wrong value through and is reported.
  */
 export function checkProfileConsistency(p: Profile): string[] {
+  if (!ajv().validateSchema({ $defs: p.$defs })) return [`profile ${p.name}: its $defs are not valid JSON Schema: ${ajv().errorsText(ajv().errors)}`];
   let v: Validators;
   try {
     v = p === profile ? validators : (checked.get(p) ?? compileAll(p, register(p)));
@@ -287,6 +291,11 @@ export function checkProfileConsistency(p: Profile): string[] {
   const withoutCode = withPointer({ ResponseMetadata: { ...metadata } }, p.error.messagePointer, 'message');
   expect('ErrorResponse', withoutCode, false, 'error.codePointer');
   return problems;
+}
+
+/** Whether a schema is valid JSON Schema (2020-12, the meta-schema), with Ajv's errors when it is not. */
+export function metaSchemaErrors(schema: object): string | undefined {
+  return ajv().validateSchema(schema) ? undefined : ajv().errorsText(ajv().errors);
 }
 
 /** The shape of conformance.json, compiled on the same strict instance; used by the kit's tests. */

@@ -10,6 +10,13 @@ dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });
 /** Which token a request uses: the roles of the configuration, or none. */
 export type TokenRole = 'primary' | 'otherUser' | 'channelA' | 'channelB';
 
+/**
+ * Workers of a run unless --workers says otherwise. Against a real target a run waits on the network, not the CPU:
+ * measured on 2 cores, 3 workers take a run with 200 ms per response from 14.4 s to 11.6 s and cost a local one 0.6 s
+ * (bench/results.md); each worker more costs about 1.7 s of CPU to start (bench/README.md).
+ */
+export const KIT_WORKERS = 3;
+
 export const TOKEN_VARIABLES: Record<TokenRole, string> = {
   primary: 'AG_TOKEN',
   otherUser: 'AG_TOKEN_OTHER_USER',

@@ -205,8 +205,25 @@ export async function phaseFinished(runId: string, patienceMs: number): Promise<
   if (error) throw new Error(`the create-and-wait phase failed: ${error}`);
 }
 
+/** Each run's dataset as this process read it: written once by the phase before its marker, never after. */
+const loaded = new Map<string, Dataset>();
+
+/**
+ * The run's dataset, parsed once per process and frozen: every test of a worker reads the same one (in the matrices a
+ * worker judges eight targets, 71 tests each), and none can change what the next one reads.
+ */
 export function loadDataset(runId: string): Dataset {
-  return JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset;
+  let dataset = loaded.get(runId);
+  if (!dataset) loaded.set(runId, (dataset = deepFreeze(JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset)));
+  return dataset;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** Items of a list answer that are objects, or [] when the answer is not a list result. */

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
 import { eachIdAlone, listBody } from '../suites/list-body';
-import { checkProfileConsistency, COMPONENTS, compileComponent, errorKinds, openapi, validate, validators, type ComponentName } from '../schemas/index';
+import {
+  checkProfileConsistency,
+  COMPONENTS,
+  compileComponent,
+  errorKinds,
+  metaSchemaErrors,
+  openapi,
+  validate,
+  validators,
+  type ComponentName,
+} from '../schemas/index';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
 import { parseYamlWith } from '../schemas/yaml';
 
@@ -57,6 +67,14 @@ test('every schema under components/schemas compiles in strict mode', () => {
   expect(names).toEqual(expect.arrayContaining(COMPONENTS.filter((name) => name !== 'ProfileTimestamp')));
   for (const name of names) expect(() => compileComponent(name), name).not.toThrow();
   for (const name of COMPONENTS) expect(typeof validators[name], name).toBe('function');
+});
+
+test("every schema under components/schemas and the reference profile's $defs are valid JSON Schema 2020-12", () => {
+  // The validators skip this check when they register a schema (schemas/index.ts): it is made here, once.
+  for (const [name, schema] of Object.entries(openapi.components?.schemas ?? {})) expect(metaSchemaErrors(schema), name).toBeUndefined();
+  expect(metaSchemaErrors({ $defs: loadProfile(undefined).$defs }), 'profile.yaml $defs').toBeUndefined();
+  // And the check can fail: a bound of the wrong type.
+  expect(metaSchemaErrors({ $defs: { Name: { type: 'string', maxLength: 'long' } } })).toMatch(/maxLength/);
 });
 
 test('validation errors read as instance path and message', () => {
@@ -143,6 +161,12 @@ test('checkProfileConsistency reports $defs that do not compile', () => {
   broken.$defs = { ...broken.$defs, ProfileTimestamp: { type: 'string', patern: '^x$' } };
   const problems = checkProfileConsistency(broken);
   expect(problems.join('\n')).toMatch(/does not compile.*patern/);
+});
+
+test('checkProfileConsistency reports $defs that are not valid JSON Schema, before any worker compiles them', () => {
+  const broken = loadProfile();
+  broken.$defs = { ...broken.$defs, ProfileTimestamp: { type: 'string', maxLength: 'long' } };
+  expect(checkProfileConsistency(broken).join('\n')).toMatch(/not valid JSON Schema.*maxLength/);
 });
 
 test('checkProfileConsistency accepts an override whose settings and $defs agree', () => {
