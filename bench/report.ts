@@ -131,7 +131,7 @@ export function summaryTable({ scenarios, results, selfTests, selfTestNote, runs
           met: '',
         });
         // A worker runs one test at a time: however the tests are spread, each worker waits out, on average, its share of
-        // every test's chain. What that costs beside the plain run, and the ratio it leaves even if nothing else were added.
+        // every test's chain. What that adds to the plain run where none of it overlaps the kit's own work, as a ratio.
         const workers = scenario.workers ?? KIT_WORKERS;
         const chains = (r: RunResult) => r.tests.reduce((sum, t) => sum + (t.requests?.chain ?? 0), 0);
         const spread = (r: RunResult) => (chains(r) / workers) * Math.max(0, r.medianLatencyMs - plainLatency);
@@ -143,7 +143,7 @@ export function summaryTable({ scenarios, results, selfTests, selfTestNote, runs
           met: '',
         });
         rows.push({
-          measure: `${scenario.label}: lowest ÷ plain the tests' chains allow`,
+          measure: `${scenario.label}: plain run + the tests' chains, ÷ plain run`,
           values: rs.map((r) => x((plainMedian + spread(r)) / plainMedian)),
           median: x(median(rs.map((r) => (plainMedian + spread(r)) / plainMedian))),
           goal: '',
@@ -266,7 +266,7 @@ export function resultsMarkdown({ scenarios, results, rerun, selfTests, runs, se
     '',
     "The floor leaves out the process start of Playwright and its workers, and that tests share three workers (no test waits for visibility: the model-based PAGE-05 tests model it); the ratio run ÷ floor is how much of the run is the kit's own cost rather than the target's.",
     '',
-    "*The tests' chains, spread over the workers* (where latency is added): Playwright runs one test at a time on each worker, so the sum of every test's chain, divided by the workers, is how many round trips each worker waits out one after another, at the least, however evenly the tests are spread; times the latency added to each request, it is what the tests alone add to the plain run. *Lowest ÷ plain the tests' chains allow* is the plain run plus that, divided by the plain run: a ratio goal below it cannot be met by spreading the same tests differently, only by tests that wait on fewer round trips (their requests sent before they run) or by more workers, which cost CPU (the `--workers 6` scenarios).",
+    "*The tests' chains, spread over the workers* (where latency is added): Playwright runs one test at a time on each worker, so the sum of every test's chain, divided by the workers, is how many round trips each worker waits out one after another, on average, however the tests are spread; times the latency added to each request, it is what the tests' waiting adds to the plain run. *Plain run + the tests' chains, ÷ plain run* is that as a ratio. It is an estimate, not a bound: a run can come out a little below it where the kit's own CPU work, which the plain run waits for, overlaps the waits. Where it is near the measured ratio, the added time is the tests' round trips, and a ratio goal below it needs tests that wait on fewer round trips (their requests sent before they run) or more workers, which cost CPU to start (the `--workers 6` scenarios).",
     '',
     "*Lowest ÷ plain its longest test chain allows* (where latency is added): a test starts only after the create-and-wait phase has ended and the workers have started, so the added latency on each request of the longest test chain comes on top of everything else the plain run does, however the rest were arranged: at best the run takes the plain run's time plus that chain × (its median request latency − the plain run's). A ratio goal below this figure cannot be met by sending the same requests differently; only a shorter chain (fewer sequential steps in the test that has it) would allow it.",
     '',
