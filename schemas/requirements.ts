@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseYaml } from './yaml';
 import { SPEC_DIR } from './profile';
+import { deepFreeze } from './spec';
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY' | 'NOT-ASSESSED';
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'MAY', 'NOT-ASSESSED'];
@@ -38,14 +39,6 @@ export function loadCatalogue(file = REQUIREMENTS_PATH): Catalogue {
   let catalogue = parsed.get(text);
   if (!catalogue) parsed.set(text, (catalogue = deepFreeze(parseYaml(text) as Catalogue)));
   return catalogue;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 export const familyOf = (id: string): string => id.replace(/-\d+$/, '');

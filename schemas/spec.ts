@@ -1,6 +1,6 @@
 /**
  * The spec's own constants, read once: the path, the Version, the two operations, the error table
- * (from spec/openapi.yaml's `x-error-kind` entries), and the one `isObject` every room shares.
+ * (from spec/openapi.yaml's `x-error-kind` entries), the one `isObject` every room shares, and `deepFreeze`.
  * Light on purpose (no validators compiled): the reference server, discover and the suites all
  * import it.
  */
@@ -70,3 +70,12 @@ export function parseJson(text: string): unknown {
 
 /** Whether a text is JSON at all (a body of `null` included). */
 export const isJsonText = (text: string): boolean => parseJson(text) !== undefined || text.trim() === 'null';
+
+/** A parsed value made read-only all the way down: one object shared by every reader (a catalogue, a run's dataset), which none can change for the next. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

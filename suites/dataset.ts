@@ -7,6 +7,7 @@ import type { Exchange } from '../client/exchange';
 import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
 import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
 import { nameMatchParts, readPointer, type Profile } from '../schemas/profile';
+import { deepFreeze } from '../schemas/spec';
 import { askedOf, listBody, type Api, type ListQuery, type Read, type RequestStats, type RetryCounts } from './api';
 import {
   JSON_ANSWER,
@@ -216,14 +217,6 @@ export function loadDataset(runId: string): Dataset {
   let dataset = loaded.get(runId);
   if (!dataset) loaded.set(runId, (dataset = deepFreeze(JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset)));
   return dataset;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** Items of a list answer that are objects, or [] when the answer is not a list result. */
