@@ -11,9 +11,9 @@ dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });
 export type TokenRole = 'primary' | 'otherUser' | 'channelA' | 'channelB';
 
 /**
- * Workers of a run unless --workers says otherwise. Against a real target a run waits on the network, not the CPU:
- * measured on 2 cores, 3 workers take a run with 200 ms per response from 14.4 s to 11.6 s and cost a local one 0.6 s
- * (bench/results.md); each worker more costs about 1.7 s of CPU to start (bench/README.md).
+ * Workers of a run unless --workers says otherwise. Against a far target the tests' round trips are spread over them
+ * (bench/results.md: "the tests' chains, spread over 3 workers"); each further worker costs about 1.7 CPU-s to start,
+ * which on 2 cores outweighs what it saves (the bench's --workers 6 scenarios).
  */
 export const KIT_WORKERS = 3;
 
