@@ -200,7 +200,8 @@ function withPointer(data: Record<string, unknown>, pointer: string, value: unkn
  * components, so a schema that does not know a name lets a wrong value through and is reported.
  */
 export function checkProfileConsistency(p: Profile): string[] {
-  if (!ajv().validateSchema({ $defs: p.$defs })) return [`profile ${p.name}: its $defs are not valid JSON Schema: ${ajv().errorsText(ajv().errors)}`];
+  const invalid = metaSchemaErrors({ $defs: p.$defs });
+  if (invalid) return [`profile ${p.name}: its $defs are not valid JSON Schema: ${invalid}`];
   let v: Validators;
   try {
     v = p === profile ? validators : (checked.get(p) ?? compileAll(p, register(p)));
