@@ -211,7 +211,7 @@ const loaded = new Map<string, Dataset>();
 
 /**
  * The run's dataset, parsed once per process and frozen: every test of a worker reads the same one (in the matrices a
- * worker judges eight targets, 71 tests each), and none can change what the next one reads.
+ * worker judges up to 24 targets, 71 tests each), and none can change what the next one reads.
  */
 export function loadDataset(runId: string): Dataset {
   let dataset = loaded.get(runId);

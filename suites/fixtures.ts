@@ -179,7 +179,10 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
 }
 
 /** Configuration and the active profile: resolved once per worker, and per target where the worker judges several (KitWorkerOptions.kitTargets). */
-const configured = apiOnly.extend<{ profile: Profile; kit: Kit; kitTarget: string | undefined }, KitWorkerOptions & { kits: Map<string | undefined, Kit> }>({
+const configured = apiOnly.extend<
+  { profile: Profile; kit: Kit; kitTarget: string | undefined; keepWorker: void },
+  KitWorkerOptions & { kits: Map<string | undefined, Kit> }
+>({
   // Resolved once by playwright.config.ts and given as an option (`use: { kitConfig }`).
   kitConfig: [undefined, { option: true, scope: 'worker' }],
   kitTargets: [undefined, { option: true, scope: 'worker' }],
@@ -212,6 +215,21 @@ const configured = apiOnly.extend<{ profile: Profile; kit: Kit; kitTarget: strin
       await use(kit.context.profile);
     },
     { box: 'self' },
+  ],
+  /**
+   * Where one worker judges several targets (the kit's own matrices), a test that failed is marked failing by expectation
+   * (testInfo.fail()) once it has ended, before Playwright decides whether to keep the worker: it replaces it after every
+   * unexpected failure (a process start, about 1 s of CPU). After the fact, so that every way a test fails keeps the worker
+   * (a check, a finding its owner's test fails with, a property), and no passing test is touched. The result is still
+   * "failed", which is all the reports and the matrices read. A run of the kit never does this: Playwright's own list and
+   * summary would count such a failure as a pass.
+   */
+  keepWorker: [
+    async ({ kitTargets }, use, testInfo) => {
+      await use();
+      if (kitTargets && testInfo.status === 'failed') testInfo.fail();
+    },
+    { auto: true, box: 'self' },
   ],
 });
 
@@ -277,20 +295,10 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
   ],
 });
 
-/**
- * Where one worker judges several targets (KitWorkerOptions.kitTargets: the kit's own matrices), a check that fails
- * marks its test as failing by expectation (testInfo.fail()) just before it throws: Playwright then keeps the worker,
- * where it replaces it after every unexpected failure (a process start, about 1 s of CPU, some hundred times over the
- * matrices). The test's result is still "failed", which is all the reports and the matrices read. A run of the kit never does.
- */
-function failing(testInfo: TestInfo, kitTargets: KitWorkerOptions['kitTargets']): void {
-  if (kitTargets) testInfo.fail();
-}
-
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
 const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
   verify: [
-    async ({ kit, api, profile, kitTargets }, use, testInfo) => {
+    async ({ kit, api, profile }, use, testInfo) => {
       const own = ownRequirement(testInfo);
       const note = (name: string) => recordCheck(testInfo, name);
       await use(async (exchange, steps) => {
@@ -311,7 +319,6 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
             blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
           }
           recordEvidence(testInfo, { failure, exchange });
-          failing(testInfo, kitTargets);
           throw new Error(formatFailure(failure, exchange));
         }
       });
@@ -319,7 +326,7 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
     { box: 'self' },
   ],
   judge: [
-    async ({ kit, api, profile, kitTargets }, use, testInfo) => {
+    async ({ kit, api, profile }, use, testInfo) => {
       await use(async (exchanges, check) => {
         recordCheck(testInfo, check.name);
         const failure = check(exchanges, kit.context);
@@ -327,7 +334,6 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
         if (failure.profileMismatch) return notAssessable(testInfo, failure, exchanges);
         if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
         recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
-        failing(testInfo, kitTargets);
         throw new Error(formatFailure(failure, exchanges[0]));
       });
     },

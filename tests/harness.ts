@@ -141,6 +141,8 @@ interface JsonSuite {
 export interface JsonResult {
   status: string;
   duration: number;
+  /** Playwright's index of the worker process that ran it: a new one after every restart. */
+  workerIndex: number;
   error?: { message?: string };
   errors?: { message?: string }[];
   annotations?: { type: string; description?: string }[];

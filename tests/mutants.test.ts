@@ -17,7 +17,9 @@ import { MUTANTS } from '../reference/mutants';
 import { ApiError, defaultHooks, type ReferenceHooks } from '../reference/server';
 import { badRequest } from '../reference/behaviour-base';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { profileFromOverride } from '../schemas/profile';
+import { loadProfile, profileFromOverride } from '../schemas/profile';
+import { GroupStore, type GroupRecord } from '../reference/store';
+import type { HookContext } from '../reference/behaviour';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
 import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, runSuitesBatch, sorted, type SuiteRun } from './suite-run';
@@ -428,14 +430,48 @@ test.describe('mutant guards', () => {
     expect(unknown.stderr).toContain('noSuchMutant');
   });
 
-  test('a failing check counts as a failure in the matrix though it keeps its worker, and a passing test as none', async () => {
+  test('a mutant that counts beyond the scope reads its page and its count from one snapshot, even across a refresh', () => {
+    // Two reads of the snapshot within one list can straddle a refresh: the count then held a group the page did not,
+    // a deviation of another kind than the mutant's (PAGE-05 failed now and then in the matrix). The clock below puts
+    // the refresh that shows the group between the first read and any later one.
+    let reads = -1;
+    const store = new GroupStore(100, () => (reads < 0 ? 0 : reads++ === 0 ? 190 : 210));
+    const principal = { userId: 'u1', channel: null, token: 't' };
+    const group = (id: string, createdAt: number): GroupRecord => ({
+      Id: id,
+      AssetSpaceId: 'space-u1',
+      Name: `n-${id}`,
+      Title: '',
+      Description: '',
+      GroupType: 'AIGC',
+      ProjectName: 'default',
+      CreateTime: '2026-01-01T00:00:00Z',
+      UpdateTime: '2026-01-01T00:00:00Z',
+      ownerUserId: 'u1',
+      channel: null,
+      createdAt,
+    });
+    store.add(group('old', 50));
+    store.add(group('new', 150));
+    reads = 0;
+    const ctx: HookContext = { profile: loadProfile(), store, rate: null, tokens: new Map(), hooks: { ...defaultHooks } };
+    const mutant = MUTANTS.find((m) => m.name === 'totalCountUnscoped')!;
+    const listed = mutant.hooks.listGroups!(principal, { filter: {}, pageNumber: 1, pageSize: 10 }, ctx);
+    expect({ items: listed.Items.map((item) => item.Id), total: listed.TotalCount }).toEqual({ items: ['old'], total: 1 });
+  });
+
+  test('a failed test counts as a failure in the matrix though it keeps its worker, and a passing test as none', async () => {
     test.setTimeout(60_000);
-    // In the matrix a failing check marks its test as failing by expectation (suites/fixtures.ts, failing()), to spare
+    // In the matrix a failed test is marked as failing by expectation (suites/fixtures.ts, keepWorker), to spare
     // a worker restart: that must never hide the failure, nor touch the tests that pass, in this run or the next.
-    const mutant = MUTANTS.find((m) => m.name === 'createdWith201')!;
+    // Two ways a test fails: its own check (createdWith201), and a finding of the create-and-wait phase that its
+    // owner's test fails with (offsetTimesPageSize: PAGE-05 by blockByCause, suites/dataset.ts).
+    const created = MUTANTS.find((m) => m.name === 'createdWith201')!;
+    const offset = MUTANTS.find((m) => m.name === 'offsetTimesPageSize')!;
     const runs = await runSuitesBatch([
-      { label: 'first', hooks: mutant.hooks },
-      { label: 'second', hooks: mutant.hooks },
+      { label: 'first', hooks: created.hooks },
+      { label: 'second', hooks: created.hooks },
+      { label: 'third', hooks: offset.hooks },
     ]);
     for (const label of ['first', 'second']) {
       const run = runs.get(label)!;
@@ -444,6 +480,12 @@ test.describe('mutant guards', () => {
       expect(run.tests.find((t) => t.requirement === 'AUTH-04')?.status, label).toBe('passed');
       expect(run.verdict, label).toBe('non-conformant');
     }
+    const third = runs.get('third')!;
+    expect(third.fails).toEqual(expected.mutants.offsetTimesPageSize.fails);
+    expect(third.tests.filter((t) => t.requirement === 'PAGE-05').map((t) => t.status)).toContain('failed');
+    expect(third.verdict).toBe('non-conformant');
+    // One worker judged all three servers: no failure above cost a restart.
+    expect(sorted(['first', 'second', 'third'].flatMap((label) => runs.get(label)!.workerIndexes.map(String)))).toEqual(['0']);
   });
 
   test('reference/kill-matrix.md is up to date', () => {

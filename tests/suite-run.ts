@@ -42,7 +42,7 @@ export interface TestOutcome {
   requirement: string | undefined;
   /**
    * How the test ended, as the kit's reporters read it (its result): a timeout is a failure. Not Playwright's
-   * expectation, which a failing check sets in the matrix to keep its worker (suites/fixtures.ts, failing()).
+   * expectation, which the matrix sets on a failed test to keep its worker (suites/fixtures.ts, keepWorker).
    */
   status: 'failed' | 'passed' | 'skipped';
   /** Failure.check of each evidence attachment of a failed test. */
@@ -76,6 +76,8 @@ export interface SuiteRun {
   exitCode: number | null;
   stderr: string;
   durationMs: number;
+  /** Worker processes the run's tests ran in (Playwright's workerIndex): one more for each restart after a failed test. */
+  workerIndexes: number[];
   /**
    * Groups the run left on the server carrying its prefix nowhere: in the Name, or where the Name is what
    * a request tested (left out, empty, of another type), in the Title. A lenient server creates what a bad request held.
@@ -214,6 +216,7 @@ function readRun(
     exitCode: child.exitCode,
     stderr: child.stderr,
     durationMs: performance.now() - child.started,
+    workerIndexes: [...new Set(testsOfReport(report).flatMap((t) => (t.result ? [t.result.workerIndex] : [])))].sort((a, b) => a - b),
     unprefixedGroups: target
       .groups()
       .filter((g) => !g.Name.startsWith(`agc-${runId}-`) && !g.Title.startsWith(`agc-${runId}-`))
@@ -283,13 +286,18 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
   }
 }
 
-/** Servers per Playwright run in the matrices: enough to spread one runner's start over many, few enough that the batches share two workers evenly. */
-export const BATCH = 8;
+/**
+ * Servers per Playwright run in the matrices: enough to spread the fixed cost of one (the runner's and its worker's start,
+ * their global setup and reports) over many, few enough that the batches share two workers evenly. `CI=1 npx playwright test
+ * --config tests/playwright.config.ts tests/mutants.test.ts tests/variants.test.ts`, one run each: 8 gave 165 s and 312 CPU-s,
+ * 16 143 s and 268, 24 121 s and 228, 32 125 s and 227.
+ */
+export const BATCH = 24;
 
 /**
- * Declares one test per item, the items' servers run BATCH at a time (runSuitesBatch). Each batch is a
- * group that runs in one worker, in order: its first test runs the batch, the others read their runs
- * from it (a worker that restarts after a failed test runs the batch again for the rest).
+ * Declares one test per item, the items' servers run at most BATCH at a time (runSuitesBatch), in batches of even size
+ * (26 items are two of 13, not 24 and 2). Each batch is a group that runs in one worker, in order: its first test runs
+ * the batch, the others read their runs from it (a worker that restarts after a failed test runs the batch again for the rest).
  */
 export function inBatches<T>(
   items: readonly T[],
@@ -297,8 +305,9 @@ export function inBatches<T>(
   declare: (item: T, runOf: () => Promise<SuiteRun>) => void,
   options: Pick<RunOptions, 'kitProfile'> = {},
 ): void {
-  for (let i = 0; i < items.length; i += BATCH) {
-    const batch = items.slice(i, i + BATCH);
+  const size = Math.ceil(items.length / Math.ceil(items.length / BATCH));
+  for (let i = 0; i < items.length; i += size) {
+    const batch = items.slice(i, i + size);
     test.describe(() => {
       test.describe.configure({ mode: 'default' });
       let runs: Promise<Map<string, SuiteRun>> | undefined;

@@ -96,8 +96,12 @@ export function listUnscopedWhen(unscoped: (query: ListQuery) => boolean, { chan
 /** Items are scoped, but TotalCount counts the matches before scoping: the count leaks what the caller may not see. */
 export function listCountingBeyondScope(countVisible: (g: GroupRecord, p: Principal) => boolean) {
   return (principal: Principal, query: ListQuery, ctx: HookContext): ListResult => {
-    const result = defaultHooks.listGroups(principal, query, ctx);
-    const total = ctx.store.snapshot().filter((g) => countVisible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx)).length;
+    // Items and the count from one snapshot: two reads of it can straddle a refresh, and the count would then also
+    // hold a group the page does not, a deviation of another kind than this mutant's (a flaky PAGE-05 in the matrix).
+    const groups = ctx.store.snapshot();
+    const pinned: HookContext = { ...ctx, store: Object.assign(Object.create(ctx.store), { snapshot: () => groups.slice() }) };
+    const result = defaultHooks.listGroups(principal, query, pinned);
+    const total = groups.filter((g) => countVisible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, pinned)).length;
     return { ...result, TotalCount: total };
   };
 }
