@@ -59,6 +59,11 @@ export class GroupStore {
     return this.start + Math.floor((at - this.start) / this.lagMs) * this.lagMs;
   }
 
+  /** This store with its snapshot read otherwise: the view of the same groups that a variant's or a mutant's list hook reads. */
+  readingAs(snapshot: () => GroupRecord[]): GroupStore {
+    return Object.assign(Object.create(this) as GroupStore, { snapshot });
+  }
+
   /** Groups in the snapshot, in creation order (oldest first). */
   snapshot(at: number = this.clock()): GroupRecord[] {
     const refreshed = this.lastRefresh(at);

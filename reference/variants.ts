@@ -66,9 +66,9 @@ export function listWithExtraLag(extraMs: (group: GroupRecord, principal: Princi
     const now = ctx.store.now();
     const inner = {
       ...ctx,
-      store: Object.assign(Object.create(ctx.store), { snapshot: () => ctx.store.snapshot().filter((g) => g.createdAt + extraMs(g, principal) <= now) }),
+      store: ctx.store.readingAs(() => ctx.store.snapshot().filter((g) => g.createdAt + extraMs(g, principal) <= now)),
     };
-    return defaultHooks.listGroups(principal, query, inner as HookContext);
+    return defaultHooks.listGroups(principal, query, inner);
   };
 }
 

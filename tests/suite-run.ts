@@ -76,7 +76,7 @@ export interface SuiteRun {
   exitCode: number | null;
   stderr: string;
   durationMs: number;
-  /** Worker processes the run's tests ran in (Playwright's workerIndex): one more for each restart after a failed test. */
+  /** Worker processes this server's tests ran in (Playwright's workerIndex): one more for each restart after a failed test. */
   workerIndexes: number[];
   /**
    * Groups the run left on the server carrying its prefix nowhere: in the Name, or where the Name is what
@@ -195,7 +195,8 @@ function readRun(
   runId: string,
   child: { exitCode: number | null; stderr: string; started: number; target?: string },
 ): SuiteRun {
-  const tests = outcomes(testsOfReport(report).filter((t) => child.target === undefined || t.describes[0] === child.target));
+  const reported = testsOfReport(report).filter((t) => child.target === undefined || t.describes[0] === child.target);
+  const tests = outcomes(reported);
   const failed = tests.filter((t) => t.status === 'failed');
   const findings = tests.flatMap((t) => t.findings);
   const conformance = path.join(reportDir, 'conformance.json');
@@ -216,7 +217,7 @@ function readRun(
     exitCode: child.exitCode,
     stderr: child.stderr,
     durationMs: performance.now() - child.started,
-    workerIndexes: [...new Set(testsOfReport(report).flatMap((t) => (t.result ? [t.result.workerIndex] : [])))].sort((a, b) => a - b),
+    workerIndexes: [...new Set(reported.flatMap((t) => (t.result ? [t.result.workerIndex] : [])))].sort((a, b) => a - b),
     unprefixedGroups: target
       .groups()
       .filter((g) => !g.Name.startsWith(`agc-${runId}-`) && !g.Title.startsWith(`agc-${runId}-`))

@@ -99,7 +99,7 @@ export function listCountingBeyondScope(countVisible: (g: GroupRecord, p: Princi
     // Items and the count from one snapshot: two reads of it can straddle a refresh, and the count would then also
     // hold a group the page does not, a deviation of another kind than this mutant's (a flaky PAGE-05 in the matrix).
     const groups = ctx.store.snapshot();
-    const pinned: HookContext = { ...ctx, store: Object.assign(Object.create(ctx.store), { snapshot: () => groups.slice() }) };
+    const pinned: HookContext = { ...ctx, store: ctx.store.readingAs(() => groups.slice()) };
     const result = defaultHooks.listGroups(principal, query, pinned);
     const total = groups.filter((g) => countVisible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, pinned)).length;
     return { ...result, TotalCount: total };

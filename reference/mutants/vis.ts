@@ -43,8 +43,8 @@ export const VIS = family({
       listGroups: (principal, query, ctx) => {
         const state = firstRead(ctx);
         state.at ??= ctx.store.now();
-        const frozen = Object.assign(Object.create(ctx.store), { snapshot: () => ctx.store.snapshot().filter((g) => g.createdAt < state.at!) });
-        return defaultHooks.listGroups(principal, query, { ...ctx, store: frozen } as HookContext);
+        const frozen = ctx.store.readingAs(() => ctx.store.snapshot().filter((g) => g.createdAt < state.at!));
+        return defaultHooks.listGroups(principal, query, { ...ctx, store: frozen });
       },
     },
   },
