@@ -68,7 +68,7 @@ export default defineConfig<{}, KitWorkerOptions>({
   // The list on the console, then the conformance outputs; exit-status last, so the verdict ends the output.
   // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
   reporter: [
-    ['list'],
+    ['./reporters/console.ts'],
     ['./reporters/json.ts'],
     ['./reporters/html.ts'],
     ['./reporters/junit.ts'],

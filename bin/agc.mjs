@@ -306,11 +306,12 @@ async function main(argv) {
     if (workers) args.push(`--workers=${workers}`);
     if (grep) args.push(`--grep=${grep}`);
     if (blobDir) {
-      // A shard writes a blob for the merge, plus its console list; its own verdict would be "incomplete" by design.
+      // A shard writes a blob for the merge, plus the kit's console; its own verdict would be "incomplete" by design.
       const blobs = path.resolve(blobDir);
       env.PLAYWRIGHT_BLOB_OUTPUT_DIR = blobs;
-      args.push('--reporter=list,blob');
-      const code = await run(PLAYWRIGHT, args, env, playwrightRoot(env));
+      const root = playwrightRoot(env);
+      args.push(`--reporter=${path.join(root, 'reporters', 'console.ts')},blob`);
+      const code = await run(PLAYWRIGHT, args, env, root);
       return code === EXIT.error || !existsSync(blobs) ? EXIT.error : EXIT.ok;
     }
     rmSync(path.join(reportDir, 'conformance.json'), { force: true });

@@ -177,7 +177,7 @@ let consoleGuarded = false;
  * The last guard on the console of the runner (Playwright's list of test errors is printed here):
  * no form of a secret, and no line that a CI runner would read as a workflow command.
  */
-function guardConsole(): void {
+export function guardConsole(): void {
   if (consoleGuarded) return;
   consoleGuarded = true;
   for (const stream of [process.stdout, process.stderr]) {

@@ -1,5 +1,14 @@
 import { test as base, type TestInfo } from '@playwright/test';
-import { type KitConfig, type KitWorkerOptions, ConfigError, matrixTargetNames, TOKEN_VARIABLES, type TokenRole, withReferenceURL } from './config';
+import {
+  type KitConfig,
+  type KitWorkerOptions,
+  ConfigError,
+  FAILURES_KEEP_WORKER,
+  matrixTargetNames,
+  TOKEN_VARIABLES,
+  type TokenRole,
+  withReferenceURL,
+} from './config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
@@ -217,17 +226,17 @@ const configured = apiOnly.extend<
     { box: 'self' },
   ],
   /**
-   * Where one worker judges several targets (the kit's own matrices), a test that failed is marked failing by expectation
-   * (testInfo.fail()) once it has ended, before Playwright decides whether to keep the worker: it replaces it after every
-   * unexpected failure (a process start, about 1 s of CPU). After the fact, so that every way a test fails keeps the worker
-   * (a check, a finding its owner's test fails with, a property), and no passing test is touched. The result is still
-   * "failed", which is all the reports and the matrices read. A run of the kit never does this: Playwright's own list and
-   * summary would count such a failure as a pass.
+   * A test that failed is marked failing by expectation (testInfo.fail()) once it has ended, before Playwright decides
+   * whether to keep the worker: it replaces it after every unexpected failure (a process start, about 1 s of CPU). After the
+   * fact, so that every way a test fails keeps the worker (a check, a finding its owner's test fails with, a property), and
+   * no passing test is touched. The result is still "failed", which is all the kit's reporters and the matrices read. Done
+   * where one worker judges several targets (the kit's own matrices), and in a run whose console is the kit's
+   * (FAILURES_KEEP_WORKER, suites/config.ts): Playwright's own list would print such a failure as a pass.
    */
   keepWorker: [
     async ({ kitTargets }, use, testInfo) => {
       await use();
-      if (kitTargets && testInfo.status === 'failed') testInfo.fail();
+      if ((kitTargets || process.env[FAILURES_KEEP_WORKER]) && testInfo.status === 'failed') testInfo.fail();
     },
     { auto: true, box: 'self' },
   ],

@@ -488,6 +488,27 @@ test.describe('mutant guards', () => {
     expect(sorted(['first', 'second', 'third'].flatMap((label) => runs.get(label)!.workerIndexes.map(String)))).toEqual(['0']);
   });
 
+  test("a run whose console is the kit's keeps its worker after failed tests, and says they failed; under Playwright's list each costs a restart", async () => {
+    test.setTimeout(60_000);
+    // channelIgnored fails two requirements, in tests of their own. One worker (RUN.workers) judges the run either way.
+    const mutant = MUTANTS.find((m) => m.name === 'channelIgnored')!;
+    const kit = await runSuites('kit-console', mutant.hooks);
+    const list = await runSuites('list-console', mutant.hooks, {}, { console: 'list' });
+    for (const run of [kit, list]) {
+      expect(run.fails).toEqual(expected.mutants.channelIgnored.fails);
+      expect(run.verdict).toBe('non-conformant');
+    }
+    expect(kit.tests.filter((t) => t.status === 'failed').length).toBeGreaterThanOrEqual(2);
+    expect(kit.workerIndexes).toEqual([0]);
+    // Playwright's own behaviour, unchanged where its list is the console: a new worker after each failed test.
+    expect(list.workerIndexes.length).toBeGreaterThanOrEqual(3);
+    // The kit's console reads statuses: each failure is a ✘ line and counted, never shown as a pass.
+    const failedLines = kit.stdout.split('\n').filter((line) => line.startsWith('  ✘  '));
+    expect(failedLines.length).toBe(kit.tests.filter((t) => t.status === 'failed').length);
+    expect(kit.stdout).toMatch(new RegExp(`\\n  ${failedLines.length} failed\\n`));
+    expect(kit.stdout).toContain('\n  1) ');
+  });
+
   test('reference/kill-matrix.md is up to date', () => {
     const current = existsSync(KILL_MATRIX_PATH) ? readFileSync(KILL_MATRIX_PATH, 'utf8') : '';
     expect(

@@ -74,6 +74,8 @@ export interface SuiteRun {
   profileName: string | undefined;
   errors: string[];
   exitCode: number | null;
+  /** The run's console (the kit's, or Playwright's list: RunOptions.console); empty for a batch, which has none. */
+  stdout: string;
   stderr: string;
   durationMs: number;
   /** Worker processes this server's tests ran in (Playwright's workerIndex): one more for each restart after a failed test. */
@@ -105,13 +107,15 @@ function childEnv(baseURL: string, runId: string, work: string): NodeJS.ProcessE
   return env;
 }
 
-function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -143,6 +147,11 @@ export interface RunOptions {
   kitProfile?: Record<string, unknown>;
   /** A profile file the kit runs with, as AG_PROFILE; before kitProfile. */
   profilePath?: string;
+  /**
+   * The console: the kit's (default), as `agc run` has it, under which a failed test keeps its worker (FAILURES_KEEP_WORKER,
+   * suites/config.ts); or Playwright's `list`, under which Playwright starts a new worker after every failed test.
+   */
+  console?: 'kit' | 'list';
 }
 
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
@@ -160,15 +169,16 @@ export async function runSuites(
   try {
     front = options.front ? await options.front(target.url) : undefined;
     // Playwright's JSON report for the per-test outcomes, and the kit's own for the verdict it computes.
-    const args = [CLI, 'test', '--reporter=json,./reporters/json.ts', `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
+    const consoleReporter = options.console === 'list' ? 'list' : './reporters/console.ts';
+    const args = [CLI, 'test', `--reporter=json,./reporters/json.ts,${consoleReporter}`, `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
     const env = childEnv(front?.url ?? target.url, runId, work);
     if (options.profilePath) env.AG_PROFILE = options.profilePath;
     else if (options.kitProfile) {
       env.AG_PROFILE = path.join(work, 'profile.yaml');
       writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
     }
-    const { code, stderr } = await runNode(args, env);
-    return readRun(readReport(work, code, stderr), path.join(work, 'report'), target, runId, { exitCode: code, stderr, started });
+    const { code, stdout, stderr } = await runNode(args, env);
+    return readRun(readReport(work, code, stderr), path.join(work, 'report'), target, runId, { exitCode: code, stdout, stderr, started });
   } finally {
     try {
       await front?.close();
@@ -193,7 +203,7 @@ function readRun(
   reportDir: string,
   target: { groups(): { Name: string; Title: string }[] },
   runId: string,
-  child: { exitCode: number | null; stderr: string; started: number; target?: string },
+  child: { exitCode: number | null; stdout?: string; stderr: string; started: number; target?: string },
 ): SuiteRun {
   const reported = testsOfReport(report).filter((t) => child.target === undefined || t.describes[0] === child.target);
   const tests = outcomes(reported);
@@ -215,6 +225,7 @@ function readRun(
     ),
     errors: (report.errors ?? []).map((e) => e.message ?? String(e)),
     exitCode: child.exitCode,
+    stdout: child.stdout ?? '',
     stderr: child.stderr,
     durationMs: performance.now() - child.started,
     workerIndexes: [...new Set(reported.flatMap((t) => (t.result ? [t.result.workerIndex] : [])))].sort((a, b) => a - b),
