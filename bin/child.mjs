@@ -12,11 +12,12 @@ import { EXIT, SIGNALLED } from './exit-codes.mjs';
  * @param {string[]} args
  * @param {NodeJS.ProcessEnv} env
  * @param {string} cwd
+ * @param {string[]} [nodeOptions] options of Node itself, before the script (`--import` of a loader)
  * @returns {Promise<{ code: number; interrupted: boolean }>} the child's exit status, and whether the parent was asked to stop meanwhile
  */
-export function runChild(script, args, env, cwd) {
+export function runChild(script, args, env, cwd, nodeOptions = []) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...nodeOptions, script, ...args], { cwd, env, stdio: 'inherit' });
     let interrupted = false;
     const forward = () => {
       interrupted = true;
