@@ -38,6 +38,8 @@ export default class ConsoleReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.root = config.configFile ? path.dirname(config.configFile) : config.rootDir;
     this.total = suite.allTests().length;
+    // A run that never got to its tests (a global setup that failed) has its error to say, and no count.
+    if (!this.total) return;
     const workers = Math.min(config.workers, this.total);
     const shard = config.shard ? `, shard ${config.shard.current} of ${config.shard.total}` : '';
     console.log(`\nRunning ${this.total} test${this.total === 1 ? '' : 's'} using ${workers} worker${workers === 1 ? '' : 's'}${shard}\n`);
@@ -78,6 +80,7 @@ export default class ConsoleReporter implements Reporter {
           .join('\n'),
       );
     });
+    if (!this.total) return;
     const lines = [''];
     if (this.counts.failed) lines.push(`  ${this.counts.failed} failed`, ...this.failed.map(({ test }) => `    ${this.titleOf(test)}`));
     if (this.counts.interrupted) lines.push(`  ${this.counts.interrupted} interrupted`);
