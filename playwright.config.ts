@@ -65,7 +65,8 @@ export default defineConfig<{}, KitWorkerOptions>({
   forbidOnly: !!process.env.CI,
   // A test waits at most for visibility plus a few requests; this bounds a hung target too.
   timeout: kit.visibilityTimeoutMs + 6 * kit.requestTimeoutMs,
-  // The list on the console, then the conformance outputs; exit-status last, so the verdict ends the output.
+  // The kit's console (a line per test, by its status), then the conformance outputs; exit-status last, so the verdict
+  // ends the output.
   // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
   reporter: [
     ['./reporters/console.ts'],

@@ -174,7 +174,7 @@ function guardTree(dir: string): void {
 let consoleGuarded = false;
 
 /**
- * The last guard on the console of the runner (Playwright's list of test errors is printed here):
+ * The last guard on the console of the runner (the kit's console prints the tests' errors here):
  * no form of a secret, and no line that a CI runner would read as a workflow command.
  */
 export function guardConsole(): void {
