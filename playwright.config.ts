@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { KIT_WORKERS, loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './suites/config';
+import { FAILURES_KEEP_WORKER, KIT_WORKERS, loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './suites/config';
 import { loadProfile, ProfileError } from './schemas/profile';
 import { loadCatalogue } from './schemas/requirements';
 import { loadWaivers, WaiverError } from './reporters/waivers';
@@ -55,6 +55,9 @@ const CHECKED_BY = 'AG_CONFIG_CHECKED_BY';
 const checkedByRunner = process.env[CHECKED_BY] === String(process.ppid);
 const kit = merging ? { ...loadConfig({ ...process.env, AG_BASE_URL: '', AG_PROFILE: '' }), embedded: false } : checkedByRunner ? loadConfig() : configOrExit();
 if (!merging && !checkedByRunner) process.env[CHECKED_BY] = String(process.pid);
+// Only the kit's console, made after this file is read, says that a failed test may keep its worker (suites/config.ts): a
+// value inherited from elsewhere would let Playwright's own list, given with --reporter, print failures as passes.
+if (!merging && !checkedByRunner) delete process.env[FAILURES_KEEP_WORKER];
 
 export default defineConfig<{}, KitWorkerOptions>({
   testDir: 'suites',

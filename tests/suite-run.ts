@@ -152,6 +152,8 @@ export interface RunOptions {
    * suites/config.ts); or Playwright's `list`, under which Playwright starts a new worker after every failed test.
    */
   console?: 'kit' | 'list';
+  /** More of the child's environment. */
+  env?: Record<string, string>;
 }
 
 /** Starts a server with these hooks, runs the conformance suites against it, and reads the JSON report. */
@@ -171,7 +173,7 @@ export async function runSuites(
     // Playwright's JSON report for the per-test outcomes, and the kit's own for the verdict it computes.
     const consoleReporter = options.console === 'list' ? 'list' : './reporters/console.ts';
     const args = [CLI, 'test', `--reporter=json,./reporters/json.ts,${consoleReporter}`, `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
-    const env = childEnv(front?.url ?? target.url, runId, work);
+    const env = { ...childEnv(front?.url ?? target.url, runId, work), ...options.env };
     if (options.profilePath) env.AG_PROFILE = options.profilePath;
     else if (options.kitProfile) {
       env.AG_PROFILE = path.join(work, 'profile.yaml');
