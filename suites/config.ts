@@ -22,7 +22,7 @@ export const KIT_WORKERS = 3;
  * so in every worker's: Playwright forks its workers after it has made the reporters. Where it is set, a test that failed
  * is marked as expected to fail once it has ended (suites/fixtures.ts, keepWorker), and Playwright keeps its worker: it
  * would otherwise start a new one after every failed test, one to two seconds of CPU each, which made a run against a
- * broken target many times slower than one against a conforming target. The mark is safe only where every reporter reads
+ * target that fails many tests much slower. The mark is safe only where every reporter reads
  * a test's status (failed), never Playwright's outcome (expected): the kit's own reporters do, and its console replaces
  * Playwright's `list`, which would print a failure marked so as a pass. A run given other reporters (`--reporter=list`)
  * does not set it, and Playwright behaves as always.
