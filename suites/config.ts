@@ -18,8 +18,9 @@ export type TokenRole = 'primary' | 'otherUser' | 'channelA' | 'channelB';
 export const KIT_WORKERS = 3;
 
 /**
- * Set in the runner's environment by the kit's console reporter (reporters/console.ts) when it is the run's console, and
- * so in every worker's: Playwright forks its workers after it has made the reporters. Where it is set, a test that failed
+ * Set in the runner's environment by the kit's console reporter (reporters/console.ts) when it is the run's console (and
+ * by the matrices' reporter, tests/matrix-reporter.ts), and so in every worker's: Playwright forks its workers after it
+ * has made the reporters. Where it is set, a test that failed
  * is marked as expected to fail once it has ended (suites/fixtures.ts, keepWorker), and Playwright keeps its worker: it
  * would otherwise start a new one after every failed test, one to two seconds of CPU each, which made a run against a
  * target that fails many tests much slower. The mark is safe only where every reporter reads

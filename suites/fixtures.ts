@@ -230,13 +230,13 @@ const configured = apiOnly.extend<
    * whether to keep the worker: it replaces it after every unexpected failure (a process start, about 1 s of CPU). After the
    * fact, so that every way a test fails keeps the worker (a check, a finding its owner's test fails with, a property), and
    * no passing test is touched. The result is still "failed", which is all the kit's reporters and the matrices read. Done
-   * where one worker judges several targets (the kit's own matrices), and in a run whose console is the kit's
-   * (FAILURES_KEEP_WORKER, suites/config.ts): Playwright's own list would print such a failure as a pass.
+   * where the run's reporters say they read statuses (FAILURES_KEEP_WORKER, suites/config.ts): Playwright's own list would
+   * print such a failure as a pass.
    */
   keepWorker: [
-    async ({ kitTargets }, use, testInfo) => {
+    async ({}, use, testInfo) => {
       await use();
-      if ((kitTargets || process.env[FAILURES_KEEP_WORKER]) && testInfo.status === 'failed') testInfo.fail();
+      if (process.env[FAILURES_KEEP_WORKER] && testInfo.status === 'failed') testInfo.fail();
     },
     { auto: true, box: 'self' },
   ],

@@ -7,8 +7,8 @@
  * each server gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is the
  * runner (Playwright's start, loading every test file, the reporters) and the worker (its process
  * start, Playwright's and the kit's modules, the compiled validators): once per batch instead of once
- * per server. A failed test keeps the worker (suites/fixtures.ts, keepWorker): Playwright would replace
- * it after every unexpected failure.
+ * per server. A failed test keeps the worker (suites/fixtures.ts, keepWorker; tests/matrix-reporter.ts says so):
+ * Playwright would replace it after every unexpected failure.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
