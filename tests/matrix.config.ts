@@ -30,6 +30,10 @@ export default defineConfig<{}, KitWorkerOptions>({
   globalSetup: path.join(__dirname, 'matrix-setup.ts'),
   reporter: [['json'], [path.join(__dirname, 'matrix-reporter.ts')]],
   webServer: undefined,
+  // One worker runs every test in order either way. Fully parallel, each test is a group of its own, and the worker binds
+  // the whole file (every target's copy of its tests) to the project again for each: quadratic in the batch's size.
+  // A batch of 24 mutants, three runs each way (medians): 17.5 s and 22.0 CPU-s fully parallel, 15.2 s and 20.0 CPU-s not.
+  fullyParallel: false,
   outputDir: path.join(path.dirname(targets[0]?.reportDir ?? '.'), '..', 'test-output'),
   projects: [
     {
