@@ -106,30 +106,39 @@ export function secretPattern(secrets: readonly string[]): Redactor | null {
 const ESCAPES = /\\+u([0-9a-fA-F]{4})|\\+\/|%([0-7][0-9a-fA-F])|&(amp|lt|gt|quot|#39|#x27);/g;
 const ESCAPES_PLUS = /\\+u([0-9a-fA-F]{4})|\\+\/|%([0-7][0-9a-fA-F])|&(amp|lt|gt|quot|#39|#x27);|\+/g;
 const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" };
-const MAYBE_ESCAPED = /[\\%&+]/;
+/** Whether the text holds any escape to undo (mostly not: JSON's own `\"` and `\n` are none). */
+const ANY_ESCAPE = new RegExp(ESCAPES.source);
+const ANY_ESCAPE_PLUS = new RegExp(ESCAPES_PLUS.source);
 
 /** The ranges of the original text that hold a secret, merged. */
 function secretRanges(text: string, redactor: Redactor): [number, number][] {
   const ranges: [number, number][] = [];
   const { literals } = redactor;
-  if (!MAYBE_ESCAPED.test(text)) {
+  if (!(redactor.plusIsSpace ? ANY_ESCAPE_PLUS : ANY_ESCAPE).test(text)) {
     literals.lastIndex = 0;
     for (let m = literals.exec(text); m; m = literals.exec(text)) ranges.push([m.index, m.index + m[0].length]);
     return ranges;
   }
-  // The text with its escapes undone, and where each of its characters came from.
+  // The text with its escapes undone, in pieces: a run of the original as it stands, or the one character an escape
+  // stands for. Where each piece starts in the decoded text and in the original, so that a match maps back (a text of
+  // megabytes is mapped piece by piece, not character by character).
   const pieces: string[] = [];
-  const origin: number[] = [];
+  const starts: number[] = [];
+  const origins: number[] = [];
+  const decodedPiece: boolean[] = [];
+  let length = 0;
+  const piece = (value: string, origin: number, decoded: boolean) => {
+    pieces.push(value);
+    starts.push(length);
+    origins.push(origin);
+    decodedPiece.push(decoded);
+    length += value.length;
+  };
   let at = 0;
   const escapes = redactor.plusIsSpace ? ESCAPES_PLUS : ESCAPES;
   escapes.lastIndex = 0;
-  const plain = (end: number) => {
-    if (end <= at) return;
-    pieces.push(text.slice(at, end));
-    for (let i = at; i < end; i++) origin.push(i);
-  };
   for (let m = escapes.exec(text); m; m = escapes.exec(text)) {
-    plain(m.index);
+    if (m.index > at) piece(text.slice(at, m.index), at, false);
     const decoded = m[1]
       ? String.fromCharCode(parseInt(m[1], 16))
       : m[2]
@@ -139,16 +148,25 @@ function secretRanges(text: string, redactor: Redactor): [number, number][] {
           : m[0] === '+'
             ? ' '
             : '/';
-    pieces.push(decoded);
-    origin.push(m.index);
+    piece(decoded, m.index, true);
     at = m.index + m[0].length;
   }
-  plain(text.length);
-  origin.push(text.length);
+  if (text.length > at) piece(text.slice(at), at, false);
   const normal = pieces.join('');
-  // Where each decoded character ends in the original: the start of the next one.
+  // Where a character of the decoded text begins in the original; its end is where the next one begins.
+  const originOf = (index: number): number => {
+    if (index >= length) return text.length;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle] <= index) low = middle;
+      else high = middle - 1;
+    }
+    return decodedPiece[low] ? origins[low] : origins[low] + index - starts[low];
+  };
   literals.lastIndex = 0;
-  for (let m = literals.exec(normal); m; m = literals.exec(normal)) ranges.push([origin[m.index], origin[m.index + m[0].length]]);
+  for (let m = literals.exec(normal); m; m = literals.exec(normal)) ranges.push([originOf(m.index), originOf(m.index + m[0].length)]);
   return ranges;
 }
 
