@@ -112,6 +112,8 @@ export class Api {
     private readonly config: KitConfig & { baseURL: string },
     /** Called when a request needs a token that is not configured; must not return. */
     private readonly missingToken: (role: TokenRole, variable: string) => never,
+    /** Sent from the run's only worker: its shared reads stay in its memory (client/read-cache.ts). */
+    private readonly oneWorker = false,
   ) {}
 
   /** The run this client sends for: what it has seen and spent is counted per run. */
@@ -130,7 +132,7 @@ export class Api {
   /** Requests sent once per run and shared by its workers (client/read-cache.ts), made when first needed. */
   private cacheOnce?: ReadCache;
   private get cache(): ReadCache {
-    return (this.cacheOnce ??= new ReadCache(this.config.runId, 2 * this.config.requestTimeoutMs));
+    return (this.cacheOnce ??= new ReadCache(this.config.runId, 2 * this.config.requestTimeoutMs, this.oneWorker));
   }
   /** Which reads are settled, once the create-and-wait phase has seen the run's groups listed. */
   private isSettled?: (body: unknown) => boolean;

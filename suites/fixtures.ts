@@ -248,10 +248,14 @@ const withClient = configured.extend<{ api: Api }>({
     async ({ kit }, use, testInfo) => {
       // A requirement that needs an unconfigured token is not passed silently: it is skipped with
       // the variable named, and the verdict cannot be "conformant" while it is.
-      const api = new Api(kit.config, (_role, variable) => {
-        testInfo.skip(true, `${variable} is not configured`);
-        throw new Error('unreachable');
-      });
+      const api = new Api(
+        kit.config,
+        (_role, variable) => {
+          testInfo.skip(true, `${variable} is not configured`);
+          throw new Error('unreachable');
+        },
+        testInfo.config.workers === 1,
+      );
       await use(api);
       // Facts for the reports travel as attachments, so that merged shards carry them too.
       if (!attached.has(`${kit.config.runId} run`)) {

@@ -1,6 +1,6 @@
 // client/read-cache.ts: a read sent once per run, shared by the workers through the run's folder.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ReadCache } from '../client/read-cache';
@@ -78,4 +78,36 @@ test('an answer offered from outside (a poll that saw everything) is read, and n
   expect(outcome.sent).toBe(false);
   expect(outcome.exchange.response?.json).toEqual({ Result: { TotalCount: 1 } });
   expect(never.sent.count).toBe(0);
+});
+
+test("a run's only worker keeps its reads in memory: sent once, shared by its tests, no file written; the phase's published answers are read", async () => {
+  const reads = () => readdirSync(path.join(runDirOf(runId), 'reads'));
+  // The create-and-wait phase, in the runner, publishes for the workers as always.
+  const offered = ReadCache.key(['primary', 'ListAssetGroups', '{"p":1}']);
+  new ReadCache(runId, 5_000).offer(offered, exchange(200, '{"Result":{"TotalCount":3}}'));
+  expect(reads()).toHaveLength(1);
+
+  const key = ReadCache.key(['primary', 'ListAssetGroups', '{"w":1}']);
+  const a = sender(exchange(200, '{"Result":{"TotalCount":4}}'), 50);
+  // Two tests' clients of the one worker: the second asks while the first's request is under way, a third later.
+  const [one, two] = await Promise.all([new ReadCache(runId, 5_000, true).read(key, a.send), new ReadCache(runId, 5_000, true).read(key, a.send)]);
+  const three = await new ReadCache(runId, 5_000, true).read(key, a.send);
+  expect([one.sent, two.sent, three.sent, a.sent.count]).toEqual([true, false, false, 1]);
+  // Each reader gets its own copy: what one test does to its exchange, another never sees.
+  expect(two.exchange).not.toBe(three.exchange);
+  expect(three.exchange.response?.json).toEqual({ Result: { TotalCount: 4 } });
+
+  const never = sender(exchange(200));
+  const phase = await new ReadCache(runId, 5_000, true).read(offered, never.send);
+  expect([phase.sent, never.sent.count, phase.exchange.response?.json]).toEqual([false, 0, { Result: { TotalCount: 3 } }]);
+
+  // An error is each asker's own, here too.
+  const errorKey = ReadCache.key(['primary', 'ListAssetGroups', '{"e":1}']);
+  const failing = sender(exchange(500, '{"Error":{}}'));
+  await new ReadCache(runId, 5_000, true).read(errorKey, failing.send);
+  expect((await new ReadCache(runId, 5_000, true).read(errorKey, failing.send)).sent).toBe(true);
+  expect(failing.sent.count).toBe(2);
+
+  // Nothing but the phase's answer was written.
+  expect(reads()).toEqual([`${offered}.json`]);
 });
