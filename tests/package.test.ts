@@ -20,6 +20,9 @@ test.describe.configure({ mode: 'parallel' });
 /** The environment without the developer's kit variables, plus what the test gives the installed kit. */
 const kitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...cleanEnv(), ...extra });
 
+/** As runAgc gives every other run of the self-test (tests/harness.ts): the installed kit's workers are the kit's own, and each costs a process start. */
+const ONE_WORKER = ['--workers', '1'];
+
 const output = (done: Done) => `exit ${done.status}\n--- stdout\n${done.stdout.slice(-4000)}\n--- stderr\n${done.stderr.slice(-4000)}`;
 
 /** Paths a published kit must not hold: the kit's own tests, bench and examples, what only they read, and local leftovers. */
@@ -153,7 +156,7 @@ async function packInstallAndRun(work: string): Promise<void> {
   });
 
   await test.step('npx agc run, no --base-url: the embedded reference server is conformant, exit 0', async () => {
-    const done = await exec('npx', ['--no', 'agc', 'run'], {
+    const done = await exec('npx', ['--no', 'agc', 'run', ...ONE_WORKER], {
       cwd: project,
       env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7' }),
       timeoutMs: 240_000,
@@ -169,11 +172,15 @@ async function packInstallAndRun(work: string): Promise<void> {
   });
 
   await test.step('npx agc certify --runs 2, no --base-url: two conformant runs and a certificate that npx agc verify accepts', async () => {
-    const done = await exec('npx', ['--no', 'agc', 'certify', '--runs', '2', '--seed', '7', '--num-runs', '3', '--report-dir', 'certification'], {
-      cwd: project,
-      env: kitEnv(),
-      timeoutMs: 300_000,
-    });
+    const done = await exec(
+      'npx',
+      ['--no', 'agc', 'certify', '--runs', '2', '--seed', '7', '--num-runs', '3', '--report-dir', 'certification', ...ONE_WORKER],
+      {
+        cwd: project,
+        env: kitEnv(),
+        timeoutMs: 300_000,
+      },
+    );
     expect(done.status, output(done)).toBe(EXIT.ok);
     const certificate = readJson<{ verdict: string; runs: { verdict: string }[] }>(path.join(project, 'certification', 'certificate.json'));
     expect({ verdict: certificate.verdict, runs: certificate.runs.map((r) => r.verdict) }).toEqual({
@@ -221,7 +228,7 @@ async function packInstallAndRun(work: string): Promise<void> {
     });
 
     await test.step('npx agc run --base-url URL: reports in ./conformance-report/, exit status = verdict', async () => {
-      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url], {
+      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url, ...ONE_WORKER], {
         cwd: project,
         env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }),
         timeoutMs: 240_000,
