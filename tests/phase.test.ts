@@ -13,7 +13,7 @@ import { removeRunDir, runDirOf } from '../client/run-dir';
 import { defaultHooks } from '../reference/behaviour';
 import { test, expect } from './fixtures';
 import { Api } from '../suites/api';
-import { loadConfig } from '../suites/config';
+import { KIT_WORKERS, loadConfig } from '../suites/config';
 import { buildDataset } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/variants';
@@ -37,7 +37,8 @@ test('no test sends before the phase has ended: the target sees the preflight an
   });
   const runId = newRunId();
   try {
-    const run = await runPlaywright(['test', '--reporter=dot', '--grep', 'AUTH-02|LIST-01'], {
+    // The kit's own number of workers: what is at stake is that none of them sends early.
+    const run = await runPlaywright(['test', '--reporter=dot', '--grep', 'AUTH-02|LIST-01', `--workers=${KIT_WORKERS}`], {
       ...referenceTokenEnv(),
       AG_BASE_URL: server.url,
       AG_RUN_ID: runId,
