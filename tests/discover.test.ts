@@ -128,14 +128,16 @@ function discover(url: string, out: string, dir: string, extra: Record<string, s
 }
 
 /**
- * The same command in this process (discover/command.ts): the variants' batches discover eight servers side by side, and
- * a process of its own costs each about a second of CPU to start. The tests that go through discover() keep the CLI's.
+ * The same command in this process (discover/command.ts): a process of its own costs each discovery about a second of
+ * CPU to start, and the variants' batches discover eight servers side by side. What only the CLI does (its exit codes,
+ * its output on errors, a token never printed) is checked through discover(), and a whole discovery through the CLI by
+ * tests/blind.test.ts.
  */
-async function discoverHere(url: string, out: string): Promise<Pick<KitRun, 'status' | 'stdout' | 'stderr'>> {
+async function discoverHere(url: string, out: string, extra: Record<string, string> = {}): Promise<Pick<KitRun, 'status' | 'stdout' | 'stderr'>> {
   let stdout = '';
   let stderr = '';
   const status = await discoverProfile(['--out', out], {
-    env: { ...cleanEnv(), ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: url },
+    env: { ...cleanEnv(), ...referenceTokenEnv(), ...QUICK, AG_BASE_URL: url, ...extra },
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
   });
@@ -166,7 +168,7 @@ async function draftOf(
   try {
     const dir = work(label);
     const out = path.join(dir, 'profile.yaml');
-    const run = await discover(server.url, out, dir, env);
+    const run = await discoverHere(server.url, out, env);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const stats = server.stats();
     expect(stats.requests, 'requests the server received').toBeLessThanOrEqual(BUDGET.requests);
