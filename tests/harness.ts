@@ -31,12 +31,13 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs Playwright at the kit's root in a child process, with one worker unless the test asks for more (as runAgc), with its own report and output folders
- * so that parallel runs never clobber each other. Bounded: killed with SIGINT (then SIGKILL) after
- * `timeoutMs`, since SIGTERM would orphan a webServer.
+ * Runs Playwright at the kit's root in a child process, with its own report and output folders so
+ * that parallel runs never clobber each other, and a test run with one worker unless the test asks
+ * for more (see runAgc). Bounded: killed with SIGINT (then SIGKILL) after `timeoutMs`, since SIGTERM
+ * would orphan a webServer.
  */
 export function runPlaywright(args: string[], env: Record<string, string>, options: { timeoutMs?: number; dir?: string } = {}): Promise<KitRun> {
-  // merge-reports takes no --output; only test runs write test-results. One worker unless the test asks for more, as runAgc.
+  // merge-reports takes no --output; only test runs write test-results.
   const test = args[0] === 'test';
   const oneWorker = test && !args.some((arg) => arg.startsWith('--workers'));
   return runNode(CLI, oneWorker ? [...args, '--workers=1'] : args, env, { ...options, output: test });
