@@ -97,15 +97,13 @@ export class ReadCache {
     send: () => Promise<Exchange>,
     shareable: (exchange: Exchange) => boolean,
   ): Promise<{ exchange: Exchange; sent: boolean }> {
-    const kept = this.kept.get(key);
+    let kept = this.kept.get(key);
+    if (!kept && existsSync(answer)) {
+      kept = Promise.resolve(readFileSync(answer, 'utf8'));
+      this.kept.set(key, kept);
+    }
     if (kept) {
       const shared = JSON.parse(await kept) as Exchange | null;
-      return shared ? { exchange: shared, sent: false } : { exchange: await send(), sent: true };
-    }
-    if (existsSync(answer)) {
-      const text = readFileSync(answer, 'utf8');
-      this.kept.set(key, Promise.resolve(text));
-      const shared = JSON.parse(text) as Exchange | null;
       return shared ? { exchange: shared, sent: false } : { exchange: await send(), sent: true };
     }
     // Kept before it is sent, so that an asker meanwhile waits for this answer, as a claim makes other workers do.
