@@ -72,6 +72,8 @@ export default defineConfig<{}, KitWorkerOptions>({
   // ends the output.
   // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
   reporter: [
+    // Not a display: it tells the runner which tests this run selected, whose requests it then sends ahead (suites/probes.ts).
+    ['./suites/selection.ts'],
     ['./reporters/console.ts'],
     ['./reporters/json.ts'],
     ['./reporters/html.ts'],

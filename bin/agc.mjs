@@ -323,7 +323,8 @@ async function main(argv) {
       const blobs = path.resolve(blobDir);
       env.PLAYWRIGHT_BLOB_OUTPUT_DIR = blobs;
       const root = playwrightRoot(env);
-      args.push(`--reporter=${path.join(root, 'reporters', 'console.ts')},blob`);
+      // And the selection (suites/selection.ts): the shard's runner sends its own tests' requests ahead.
+      args.push(`--reporter=${path.join(root, 'suites', 'selection.ts')},${path.join(root, 'reporters', 'console.ts')},blob`);
       const code = await run(PLAYWRIGHT, args, env, root);
       return code === EXIT.error || !existsSync(blobs) ? EXIT.error : EXIT.ok;
     }

@@ -40,3 +40,28 @@ export async function inOrder<T>(outcomes: Promise<T>[]): Promise<T[]> {
 export async function together<T>(tasks: (() => Promise<T>)[], limit = CONCURRENCY): Promise<T[]> {
   return inOrder(await ahead(tasks, limit));
 }
+
+/**
+ * At most `limit` tasks under way at once, in the order they asked, whoever asks: the runner's requests sent ahead
+ * for every target of a run (one, or a matrix batch's several) share one such limit.
+ */
+export class Lanes {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.free = limit;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}

@@ -10,9 +10,13 @@
  * died, its request hung) is given up after the caller's own timeout, and the read sent again.
  *
  * A run of one worker (`oneWorker`) has no other worker to share with: there its answers stay in the
- * worker's memory, kept exactly as they would be published, and only what the runner's create-and-wait
- * phase published is read from the folder: some 170 files fewer per run, each a create on the disk
- * (about 0.3 ms on this machine's), and fewer copies of the target's answers left in a temp folder.
+ * worker's memory, kept exactly as they would be published, and only what the runner published (the
+ * create-and-wait phase's reads, the requests it sends ahead: suites/probes.ts) is read from the folder:
+ * some 170 files fewer per run, each a create on the disk (about 0.3 ms on this machine's), and fewer
+ * copies of the target's answers left in a temp folder.
+ *
+ * The runner claims every request it will send ahead before any test may ask (`claim`), then sends them
+ * (`answer`): a worker that asks meanwhile, one of many or the only one, waits for that answer.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -62,11 +66,39 @@ export class ReadCache {
     const known = this.mine.get(key);
     if (known) return known.then((exchange) => ({ exchange, sent: false }));
     const outcome = this.fetch(key, send, shareable);
-    this.mine.set(
-      key,
-      outcome.then((o) => o.exchange),
-    );
+    const mine = outcome.then((o) => o.exchange);
+    this.mine.set(key, mine);
+    // A 429 or 503 is waited out and asked again (api.ts): asked again, the request is sent again.
+    const forget = () => {
+      if (this.mine.get(key) === mine) this.mine.delete(key);
+    };
+    outcome.then((o) => (throttled(o.exchange) ? forget() : undefined), forget);
     return outcome;
+  }
+
+  /**
+   * Claims a read this process will send ahead, before any worker may ask for it: from then on a worker
+   * that asks waits for the answer instead of sending it. False if someone claimed it already.
+   */
+  claim(key: string): boolean {
+    const answer = path.join(this.dir, `${key}.json`);
+    if (existsSync(answer)) return false;
+    try {
+      writeFileSync(path.join(this.dir, `${key}.claim`), '', { mode: 0o600, flag: 'wx' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Sends a read this process claimed and publishes its answer (null where it is not shareable: each asker then sends its own). */
+  async answer(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean): Promise<void> {
+    let exchange: Exchange | undefined;
+    try {
+      exchange = await send();
+    } finally {
+      this.publish(path.join(this.dir, `${key}.json`), exchange && shareable(exchange) ? exchange : undefined);
+    }
   }
 
   private async fetch(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean): Promise<{ exchange: Exchange; sent: boolean }> {
@@ -101,6 +133,12 @@ export class ReadCache {
     if (!kept && existsSync(answer)) {
       kept = Promise.resolve(readFileSync(answer, 'utf8'));
       this.kept.set(key, kept);
+    }
+    // Claimed by the runner, which sends it ahead: its answer, once published.
+    if (!kept && existsSync(path.join(this.dir, `${key}.claim`))) {
+      const shared = await this.waitFor(answer);
+      if (shared) return { exchange: shared, sent: false };
+      return { exchange: await send(), sent: true };
     }
     if (kept) {
       const shared = JSON.parse(await kept) as Exchange | null;
@@ -143,6 +181,9 @@ export class ReadCache {
     return undefined;
   }
 }
+
+/** An answer that says to wait and ask again. */
+export const throttled = (exchange: Exchange): boolean => exchange.response?.status === 429 || exchange.response?.status === 503;
 
 /** An answer as it is shared: whole, within the evidence bounds, or `null`: not shared, each asker sends its own. */
 function published(exchange: Exchange | undefined): string {

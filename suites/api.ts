@@ -14,8 +14,8 @@ import { redactTokens } from '../client/redact';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
-import { ReadCache } from '../client/read-cache';
-import { together } from '../client/concurrency';
+import { ReadCache, throttled as throttledAnswer } from '../client/read-cache';
+import { together, type Lanes } from '../client/concurrency';
 import { eachIdAlone, listBody, type ListQuery } from './list-body';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 
@@ -92,6 +92,9 @@ async function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
     release();
   }
 }
+
+/** What a shared request's askers may take from each other: any answer but one that says to wait and ask again. */
+const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !throttledAnswer(exchange);
 
 /** One answer of a list by Ids, with the query it answers (Api.listByIds). */
 export interface Read {
@@ -180,7 +183,7 @@ export class Api {
     const role = options.as === undefined ? 'primary' : options.as;
     const send = () => this.send(action, body, options, role);
     const key = () => this.key(action, body, options);
-    if (options.shared && !options.cookies && options.contentType === undefined) return (await this.cache.read(key(), send, (ex) => !!ex.response)).exchange;
+    if (options.shared && !options.cookies && options.contentType === undefined) return (await this.cache.read(key(), send, sharedAnswer)).exchange;
     const plain = !options.authorization && !options.cookies && options.userAgent === undefined && options.contentType === undefined && !options.fresh;
     if (this.isSettled && plain && role !== null && action === 'ListAssetGroups' && options.version === undefined && this.isSettled(body)) {
       const { exchange, sent } = await this.cache.read(key(), send);
@@ -188,6 +191,32 @@ export class Api {
       return exchange;
     }
     return send();
+  }
+
+  /**
+   * Sends shared requests (`shared`) ahead of the tests that will ask for them: the runner does, once the
+   * create-and-wait phase is over (suites/probes.ts). Each is claimed at once, so that a test asking
+   * meanwhile waits for its answer instead of sending it too; then, once `after` has settled, they
+   * are sent as `lanes` allow, and each answer is published. A 429 or 503 is not: the test that asks sends its own and waits it out.
+   */
+  sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions }[], lanes: Lanes, after: Promise<void>): Promise<void> {
+    const claimed = requests
+      .map((request) => ({ request, key: this.key(request.action, request.body, request.options) }))
+      .filter(({ key }) => this.cache.claim(key));
+    return this.answerClaimed(claimed, lanes, after);
+  }
+
+  private async answerClaimed(
+    claimed: { request: { action: OperationId | string | null; body: unknown; options: CallOptions }; key: string }[],
+    lanes: Lanes,
+    after: Promise<void>,
+  ): Promise<void> {
+    await after;
+    await Promise.allSettled(
+      claimed.map(({ request: { action, body, options }, key }) =>
+        lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer)),
+      ),
+    );
   }
 
   private async send(action: OperationId | string | null, body: unknown, options: CallOptions, role: TokenRole | null): Promise<Exchange> {
@@ -252,11 +281,11 @@ export class Api {
    * Creates a group, honouring 429/503 with Retry-After (bounded) a bounded number of times.
    * Returns the last exchange; the caller judges it.
    */
-  async create(fields: Record<string, unknown>, as: TokenRole = 'primary'): Promise<{ exchange: Exchange; attempts: number }> {
+  async create(fields: Record<string, unknown>, as: TokenRole = 'primary', { shared = false } = {}): Promise<{ exchange: Exchange; attempts: number }> {
     spendCreate(this.config.runId);
     for (let attempt = 1; ; attempt++) {
       const send = async () => {
-        const exchange = await this.call('CreateAssetGroup', fields, { as });
+        const exchange = await this.call('CreateAssetGroup', fields, { as, ...(shared ? { shared } : {}) });
         const status = exchange.response?.status;
         if ((status === 429 || status === 503) && attempt < MAX_CREATE_ATTEMPTS) {
           throttled.add(tokenOfRun(this.config.runId, as));

@@ -1,8 +1,8 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
-import { channelNamePart, confinedQuery, countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { otherChannelReads, probesTogether } from './probes';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
-import { askedOf, eachIdAlone, nthPage, together, type ListQuery } from './api';
-import { nameMatchParts } from '../schemas/profile';
+import { askedOf, together, type ListQuery } from './api';
 
 // A channel-bound token finds nothing of another channel: a refusal (any 4xx), or a list without
 // those groups that counts none of them. Groups of an unbound token belong to no channel the spec shows.
@@ -23,41 +23,17 @@ test.describe('CHAN channel scoping', () => {
       for (const { query, exchange } of reads) await verify(exchange, [...LISTED, listsIncluding(askedOf(query, own[i]))]);
   });
 
-  test("CHAN-02 A channel-bound token never lists another channel's groups", requirement('CHAN-02'), async ({ api, dataset, verify, profile }) => {
+  test("CHAN-02 A channel-bound token never lists another channel's groups", requirement('CHAN-02'), async ({ api, dataset, verify, profile, kit }) => {
     api.token('channelA');
     api.token('channelB');
-    // Groups created through an unbound token are left out: which channel they belong to is not shown.
-    const roles = ['channelA', 'channelB'] as const;
-    // The run's prefix finds its groups under every setting but exact matching.
-    const substring = nameMatchParts(profile.list.nameMatch).mode !== 'exact';
-    const reads = roles.flatMap((role) => {
-      const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
-      const queries: ListQuery[] = [...eachIdAlone(profile, { groupIds: others }), ...(substring ? [{ name: dataset.prefix }] : [])];
-      return queries.map((query) => ({
-        others,
-        query,
-        call: () => api.call('ListAssetGroups', listBody(profile, { ...query, pageSize: profile.list.pageSize.maximum }), { as: role }),
-      }));
-    });
-    // Both channels' groups by Id, one a page: scoping must hold on every page, not only the first. Under a
-    // one-Id filter (list.idFilterTakes: one), by the Name part the two alone share, where the Name filter matches a part.
-    const channels = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
-    const walked = confinedQuery(profile, channels, channelNamePart(dataset));
-    const walks = roles.flatMap((role) => {
-      const others = groupsOf(dataset, (g) => g.via !== role && g.via !== 'primary').map((g) => g.id);
-      return !walked
-        ? []
-        : [1, 2].map((n) => ({
-            others,
-            query: walked,
-            call: () => api.call('ListAssetGroups', listBody(profile, { ...walked, pageNumber: nthPage(profile, n), pageSize: 1 }), { as: role }),
-          }));
-    });
-    const answers = await together([...reads, ...walks].map((r) => r.call));
-    for (const [i, answer] of answers.entries()) {
-      const read = [...reads, ...walks][i];
-      await verify(answer, [...filtersHold(read.query), refusedOrNoneOf(read.others, ONLY_THAT_CHANNEL)]);
-    }
+    // Groups created through an unbound token are left out: which channel they belong to is not shown. Both channels'
+    // groups are read one a page too: scoping must hold on every page, not only the first (otherChannelReads).
+    const reads = otherChannelReads(kit.config, profile, dataset);
+    const answers = await probesTogether(
+      api,
+      reads.map(({ probe }) => probe),
+    );
+    for (const [i, answer] of answers.entries()) await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(reads[i].others, ONLY_THAT_CHANNEL)]);
   });
 
   test('CHAN-03 An unbound token of the same user lists the groups of every channel', requirement('CHAN-03'), async ({ api, dataset, verify, profile }) => {

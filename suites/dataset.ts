@@ -298,7 +298,8 @@ export async function judgeVisibility(dataset: Dataset, judge: Judge, verify: Ve
   const polls = roles.map((role) => dataset.lastPolls[role]).filter((ex): ex is Exchange => !!ex);
   // A poll answered 200 whose items cannot be read says nothing about lag: its shape is ENV-06's and SCHEMA-02's finding.
   for (const poll of polls.filter((ex) => ex.response?.status === 200)) await verify(poll, [owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)]);
-  await judge(polls, visibleInTime(created, dataset.visibilityTimeoutMs));
+  // No poll at all (the creates took the whole visibility timeout): the creates are the evidence.
+  await judge(polls.length ? polls : created.map((g) => g.create), visibleInTime(created, dataset.visibilityTimeoutMs));
 }
 
 /** A valid request of each operation, answered during the phase, with the requirement that owns its success. */
@@ -346,9 +347,14 @@ export function provokedErrors(dataset: Dataset): Exchange[] {
  * an AssetSpaceId) judges that one answer.
  */
 export function roleGroupsRead(api: Api, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Promise<Read[]> {
+  return api.listByIds(profile, roleGroupsQuery(profile, dataset, role, options), { as: role });
+}
+
+/** What roleGroupsRead asks, which the runner may send ahead (suites/probes.ts). */
+export function roleGroupsQuery(profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): ListQuery {
   // Not groupsOf: a missing group of the role blocks only the tests that need it, which ask groupsOf themselves.
   const ids = dataset.groups.filter((g) => g.via === role && g.id !== null && g.visibleAfterMs !== null && !readAlone(g, options)).map((g) => g.id as string);
-  return api.listByIds(profile, { groupIds: ids, pageSize: profile.list.pageSize.maximum }, { as: role });
+  return { groupIds: ids, pageSize: profile.list.pageSize.maximum };
 }
 
 /** The answer of those reads that asked for this group: the one read of them all, or, under a one-Id filter, its own. */

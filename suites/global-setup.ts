@@ -4,7 +4,12 @@ import { Api } from './api';
 import type { Exchange } from '../client/exchange';
 import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
 import { buildDataset } from './dataset-setup';
-import { loadProfile } from '../schemas/profile';
+import { loadProfile, type Profile } from '../schemas/profile';
+import type { Dataset } from './dataset';
+import { sendAheadLanes, sentAheadFor } from './probes';
+import { Lanes } from '../client/concurrency';
+import { evidenceBytes } from '../client/evidence';
+import { endSelection, selectedTitles, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsOf } from '../client/redact';
@@ -52,6 +57,49 @@ function diagnose(config: KitConfig & { baseURL: string }, exchange: Exchange): 
   return undefined;
 }
 
+/** One limit for every target of the run (a matrix batch has several). */
+let lanes: Lanes | undefined;
+
+/**
+ * The create-and-wait phases under way in this process (a matrix batch runs one per target): requests are sent ahead
+ * only once none is, so that no target's visibility polls wait behind another target's requests.
+ */
+const phasesRunning = new Set<Promise<unknown>>();
+async function everyPhaseOver(): Promise<void> {
+  while (phasesRunning.size) await Promise.allSettled([...phasesRunning]);
+}
+
+/**
+ * The selected tests' requests that need no earlier answer, sent by the runner while the workers start
+ * (suites/probes.ts); claimed at once, sent a few at a time. Nothing where the phase failed or met a 429
+ * or 503: a target that throttles the kit gets each request when its test sends it, as before.
+ */
+function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, titles: string[] | undefined, workers: number): Promise<void> {
+  if (!titles || dataset.error || dataset.retries[429] || dataset.retries[503] || dataset.rateLimited.length) return Promise.resolve();
+  if (dataset.groups.some((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0))) return Promise.resolve();
+  // Nor to a target whose answers went past the evidence bounds (megabytes of error page): those are not shared, so
+  // each test would send its request again, and the runner would hold many of them at once.
+  const phase = [...dataset.groups.map((g) => g.create), dataset.shared.emptyList, ...dataset.shared.provoked, ...Object.values(dataset.lastPolls)];
+  if (phase.some((ex) => ex && (!ex.response || ex.response.truncated || ex.response.body.length > evidenceBytes()))) return Promise.resolve();
+  try {
+    const api = new Api(config, (_role, variable) => {
+      throw new Error(`${variable} is not configured`);
+    });
+    lanes ??= new Lanes(sendAheadLanes(workers));
+    const probes = sentAheadFor(titles, { config, profile, dataset });
+    return api
+      .sendAhead(
+        probes.map(({ action, body, options }) => ({ action, body, options })),
+        lanes,
+        everyPhaseOver(),
+      )
+      .catch(() => undefined);
+  } catch {
+    // Sending ahead only saves time: whatever goes wrong here, each test sends its own requests.
+    return Promise.resolve();
+  }
+}
+
 /** An error Playwright prints as its message alone: this is the target's state, not a kit crash. Target text in it is one line. */
 function plainError(message: string, tokens: (string | undefined)[]): Error {
   message = oneLine(redactText(message, secretPattern(secretsOf(tokens))), 4000);
@@ -84,10 +132,18 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // The phase runs on while Playwright starts the workers (seconds of loading on a small machine); the kit fixture
   // waits for its marker before any test sends, and the teardown for its end.
   clearPhaseDone(config.runId);
+  const selection = selectionReported(fullConfig) ? selectedTitles() : Promise.resolve(undefined);
   const phase = (async (): Promise<Error | undefined> => {
     try {
-      saveDataset(await buildDataset(target, loadProfile(config.profilePath), exchange));
+      const profile = loadProfile(config.profilePath);
+      const building = buildDataset(target, profile, exchange);
+      phasesRunning.add(building);
+      const dataset = await building.finally(() => phasesRunning.delete(building));
+      saveDataset(dataset);
+      // Before the marker: no test may ask for a request sent ahead before the runner has claimed it (suites/probes.ts).
+      const ahead = sendAhead(target, profile, dataset, await selection, fullConfig.workers);
       markPhaseDone(config.runId);
+      await ahead;
       return undefined;
     } catch (error) {
       const failed = plainError(error instanceof Error ? error.message : String(error), Object.values(config.tokens));
@@ -96,6 +152,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     }
   })();
   return async () => {
+    // A run that ended before its tests were loaded has no selection to wait for.
+    endSelection();
     const failed = await phase;
     teardown();
     if (failed) throw failed;

@@ -13,9 +13,9 @@ import {
   refusedOrEmpty,
   totalAtMost,
   totalCountIs,
-  type NameProbes,
 } from './checks';
-import { ahead, askedOf, together, type Read } from './api';
+import { nameAndWildcards, nameParts, probesTogether } from './probes';
+import { ahead, askedOf, type Read } from './api';
 import type { Exchange } from '../client/exchange';
 import { nameMatches } from '../schemas/profile';
 
@@ -102,15 +102,9 @@ test.describe('LIST the list operation and its filters', () => {
     async ({ api, dataset, verify, profile }) => {
       filterAssessable(dataset, 'name');
       const target = groupNamed(dataset, 'mixedCaseName');
-      const name = target.sent.Name;
-      // Wildcard probes: a name filter built on LIKE, glob or regex without escaping widens the match.
-      const probes = [`${dataset.prefix}%`, `${name.slice(0, -2)}_${name.slice(-1)}`, `${dataset.prefix}.*`];
-      const [full, ...wild] = await together(
-        // The full Name is also LIST-07's first probe: one answer for both (shared, api.ts).
-        [name, ...probes].map(
-          (query) => () => api.call('ListAssetGroups', listBody(profile, { name: query, pageSize: profile.list.pageSize.maximum }), { shared: query === name }),
-        ),
-      );
+      // Wildcard probes: a name filter built on LIKE, glob or regex without escaping widens the match. The full Name is also LIST-07's.
+      const { name, wildcards: probes, probes: reads } = nameAndWildcards(profile, dataset);
+      const [full, ...wild] = await probesTogether(api, reads);
       await verify(full, [
         ...LISTED,
         listsIncluding([target.id]),
@@ -130,27 +124,11 @@ test.describe('LIST the list operation and its filters', () => {
 
   test('LIST-07 The name filter matches as the profile says', requirement('LIST-07'), async ({ api, dataset, judge, verify, profile }) => {
     filterAssessable(dataset, 'name');
-    // The mixed-case group's Name is agc-<run>-ds-p2-MixedCase-<salt>: a leading part, an inner part and the whole,
-    // each as written and in upper case, tell exact from prefix from substring, and whether case matters.
+    // Parts of the mixed-case group's Name, each as written and in upper case, tell exact from prefix from substring (nameParts).
     const target = groupNamed(dataset, 'mixedCaseName');
     const name = target.sent.Name;
-    const leading = name.slice(0, -3);
-    const inner = name.slice(dataset.prefix.length, -3);
-    const probes: NameProbes = {
-      whole: name,
-      leading,
-      inner,
-      wholeUpper: name.toUpperCase(),
-      leadingUpper: leading.toUpperCase(),
-      innerUpper: inner.toUpperCase(),
-    };
-    const keys = Object.keys(probes) as (keyof NameProbes)[];
-    const answers = await together(
-      keys.map(
-        (key) => () =>
-          api.call('ListAssetGroups', listBody(profile, { name: probes[key], pageSize: profile.list.pageSize.maximum }), { shared: key === 'whole' }),
-      ),
-    );
+    const { probes, keys, reads } = nameParts(profile, dataset);
+    const answers = await probesTogether(api, reads);
     // Answers that cannot be read as lists are SCHEMA-02's, not a way of matching.
     for (const answer of answers) await verify(answer, [SHAPED]);
     // A probe the profile's rule finds nothing with is a filter that matches nothing: how that is answered is LIST-06's

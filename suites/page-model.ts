@@ -32,7 +32,8 @@ import type { Profile } from '../schemas/profile';
  * Every list is confined to the model's own Ids, so whatever else the target holds cannot disturb it.
  */
 interface Model {
-  groups: { id: string; visible: boolean }[];
+  /** `initial`: one of the run's groups, visible before the model's run began. */
+  groups: { id: string; visible: boolean; initial?: boolean }[];
   /** Whether this run has sent a list, and walked the pages of one. */
   listed: boolean;
   walked: boolean;
@@ -141,12 +142,17 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly picks: boolean[],
     readonly pageSize: number,
-    /** Run only if the run has walked no pages yet: the walk every run ends with. */
+    /**
+     * Run only if the run has walked no pages yet: the walk every run ends with. It walks the groups visible
+     * when the run began: which of the run's new ones a slow target has shown by then would change the pages,
+     * and with them the requests, from one run to the next.
+     */
     readonly ifNoneYet = false,
   ) {}
-  check = (m: Readonly<Model>) => m.groups.filter((g) => g.visible).length >= 2 && !(this.ifNoneYet && m.walked);
+  private walked = (m: Readonly<Model>) => m.groups.filter((g) => g.visible && (!this.ifNoneYet || g.initial));
+  check = (m: Readonly<Model>) => this.walked(m).length >= 2 && !(this.ifNoneYet && m.walked);
   async run(m: Model, r: Real): Promise<void> {
-    const visible = m.groups.filter((g) => g.visible);
+    const visible = this.walked(m);
     const chosen = visible.filter((_, i) => this.picks[i % this.picks.length]);
     const picked = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
     const { ids, query } = oneId(r) ? r.paged : { ids: picked, query: { groupIds: picked } };
@@ -175,7 +181,7 @@ export async function modelRuns(
   await countsStand(dataset, verify);
   const paged = pagedGroups(profile, dataset);
   // The run's primary groups were seen by the create-and-wait phase: the model starts with them visible.
-  const known = paged.ids.map((id) => ({ id, visible: true }));
+  const known = paged.ids.map((id) => ({ id, visible: true, initial: true }));
   const maxSize = Math.min(profile.list.pageSize.maximum, 5);
   const picks = fc.array(fc.boolean(), { minLength: 1, maxLength: known.length + MAX_CREATES });
   const size = fc.integer({ min: Math.max(1, profile.list.pageSize.minimum), max: maxSize });

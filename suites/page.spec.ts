@@ -20,45 +20,59 @@ import {
   totalAtMost,
   totalCountIs,
 } from './checks';
-import { ahead, nthPage, together } from './api';
+import { nthPage, together } from './api';
+import {
+  echoedPaging,
+  firstPagesOfSizes,
+  invalidPaging,
+  invalidPagings,
+  PAGE_SIZE,
+  pagesWithin,
+  pagingProbe,
+  probesAhead,
+  probesTogether,
+  twoPages,
+} from './probes';
 
 // Pages of the run's own groups (their Ids, or a Name part only they share: pagedGroups), so a run costs the same whatever else the target holds;
 // then generated paging values, and a model of creates, lists and page walks. Where no query lists the run's groups alone (a one-Id
 // filter and whole-Name matching), what holds of any list is judged on the user's whole list (pagesOf), and the walks and the
 // page past the end on p0 and a second group of its very Name (pagedGroups); where the target refused that one, not at all.
 
-test.describe('PAGE paging fields and invariants', () => {
-  /** The run's primary groups, paged two at a time: enough for three pages, the last one short. */
-  const PAGE_SIZE = 2;
+// Two tests of half the runs each, one per worker: the commands of a run depend on each other. First in the file: they are
+// the suites' longest chains of requests, and the workers' loads even out when the longest tests start first.
+test.describe('PAGE paging against a model', () => {
+  for (const half of [0, 1] as const)
+    test(
+      `PAGE-05 Walking the pages of one query yields each group exactly once (model-based: lists agree with a simple model across creates, filters and pages; seed AG_SEED${half ? ' + 1' : ''})`,
+      requirement('PAGE-05'),
+      async ({ api, dataset, verify, judge, profile, kit }, testInfo) => {
+        await modelRuns({ api, dataset, verify, judge, profile, kit }, testInfo, half);
+      },
+    );
+});
 
+test.describe('PAGE paging fields and invariants', () => {
   test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { query } = pagesOf(profile, dataset);
-    const sizes = [1, PAGE_SIZE];
-    const answers = await together(
-      sizes.map((pageSize) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, 1), pageSize }))),
+    const pages = firstPagesOfSizes(profile, dataset);
+    const answers = await probesTogether(
+      api,
+      pages.map(({ probe }) => probe),
     );
-    for (const [i, pageSize] of sizes.entries()) await verify(answers[i], [...LISTED, ...filtersHold(query), itemsAtMost(pageSize)]);
+    for (const [i, { pageSize }] of pages.entries()) await verify(answers[i], [...LISTED, ...filtersHold(query), itemsAtMost(pageSize)]);
   });
 
   test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     // The user's whole list holds at least the run's groups (pagesOf): these pages are within it too.
-    const { query } = pagesOf(profile, dataset);
-    // Pages within the result: what a page past the end says is PAGE-06's (the profile's list.pageNumber.pastEnd).
-    const pagings = [
-      [nthPage(profile, 2), PAGE_SIZE],
-      [nthPage(profile, 1), profile.list.pageSize.maximum],
-      [nthPage(profile, 2), 3],
-    ];
-    const answers = await together(
-      pagings.map(
-        ([pageNumber, pageSize]) =>
-          () =>
-            api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber, pageSize })),
-      ),
+    const pagings = pagesWithin(profile, dataset);
+    const answers = await probesTogether(
+      api,
+      pagings.map(({ probe }) => probe),
     );
-    for (const [i, [pageNumber, pageSize]] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
+    for (const [i, { pageNumber, pageSize }] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
   });
 
   test("PAGE-03 Omitted paging values take the profile's defaults", requirement('PAGE-03'), async ({ api, dataset, verify, profile }) => {
@@ -80,9 +94,7 @@ test.describe('PAGE paging fields and invariants', () => {
     const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
     // The phase's read of the run's groups first: a count off there is this requirement's, whatever the pages below show.
     await countsStand(dataset, verify);
-    const pages = await together(
-      [1, 2].map((n) => () => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, n), pageSize: PAGE_SIZE }))),
-    );
+    const pages = await probesTogether(api, twoPages(profile, dataset));
     // Unconfined (the user's whole list), the count is known only from below: at least the run's own groups, more than a page holds.
     const counted = confined ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)] : [totalCountIs(ids.length, { atLeast: true })];
     for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), ...counted]);
@@ -130,24 +142,14 @@ test.describe('PAGE paging fields and invariants', () => {
 
   test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07'), async ({ api, dataset, verify, profile }) => {
     pagingAssessable(dataset);
-    const { pageNumber, pageSize } = profile.list;
-    const invalid: [string, unknown, unknown][] = [
-      [`${pageNumber.field} below its minimum`, pageNumber.minimum - 1, undefined],
-      [`negative ${pageNumber.field}`, -1, undefined],
-      [`fractional ${pageNumber.field}`, 1.5, undefined],
-      [`${pageSize.field} below its minimum`, undefined, pageSize.minimum - 1],
-      [`${pageSize.field} above its maximum`, undefined, pageSize.maximum + 1],
-    ];
-    // No numeral strings ("1"): "All fields are strings unless noted", and the paging fields' types are not shown.
-    const answers = await ahead(
-      invalid.map(
-        ([, number, size]) =>
-          () =>
-            // Shared with the property below, which often draws the same edges (0, -1): one answer judged by both.
-            api.call('ListAssetGroups', listBody(profile, { pageNumber: number, pageSize: size }), { shared: true }),
-      ),
+    const { pageSize } = profile.list;
+    // Each shared with the property below, which often draws the same edges (0, -1): one answer judged by both.
+    const invalid = invalidPagings(profile);
+    const answers = await probesAhead(
+      api,
+      invalid.map(({ probe }) => probe),
     );
-    for (const [i, [what, number, size]] of invalid.entries()) {
+    for (const [i, { what, number, size }] of invalid.entries()) {
       await test.step(what, async () => {
         const answer = await answers[i];
         const judged = pagingBounds(number === undefined ? 'pageSize' : 'pageNumber', number ?? size);
@@ -163,41 +165,11 @@ test.describe('PAGE paging fields and invariants', () => {
   });
 });
 
-/** The smallest double above a positive n: a fraction that prints as n with 15 significant digits (Perl's). */
-function nextAbove(n: number): number {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, n);
-  view.setBigUint64(0, view.getBigUint64(0) + 1n);
-  return view.getFloat64(0);
-}
-
 test.describe('PAGE paging values, generated', () => {
   test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
-    const { pageNumber, pageSize } = profile.list;
-    const badNumber = fc.oneof(
-      fc.integer({ min: -1_000, max: pageNumber.minimum - 1 }),
-      fc.double({ min: pageNumber.minimum, max: 1_000, noNaN: true, noInteger: true }),
-    );
-    // Above the maximum is not invalid where the profile clamps: PAGE-07's own test judges that case.
-    const badSize = fc.oneof(
-      fc.integer({ min: -1_000, max: pageSize.minimum - 1 }),
-      ...(pageSize.aboveMaximum === 'refuse' ? [fc.integer({ min: pageSize.maximum + 1, max: 1_000_000 })] : []),
-      fc.double({ min: pageSize.minimum, max: pageSize.maximum, noNaN: true, noInteger: true }),
-    );
-    const body = fc.oneof(
-      badNumber.map((n) => ({ pageNumber: n as unknown })),
-      badSize.map((s) => ({ pageSize: s as unknown })),
-    );
-    // Every run also tries the fraction just above a valid PageSize and PageNumber (1.0000000000000002): Perl prints it as 1, so a
-    // Dancer2 server built blind from the spec served that PageSize as 1 and, the PageNumber passed to SQLite's OFFSET,
-    // answered 500. The generated doubles come that close only by chance. The size first: another profile's choice, which
-    // must not hide the 500 (mismatchesLast).
-    const justAbove = (n: number) => nextAbove(Math.max(1, n));
-    const size = justAbove(pageSize.minimum);
-    const examples: [{ pageNumber: unknown } | { pageSize: unknown }][] = [[{ pageNumber: justAbove(pageNumber.minimum) }]];
-    if (size < pageSize.maximum) examples.unshift([{ pageSize: size }]);
-    const answer = await sentAhead(kit.config, [body], (paging) => api.call('ListAssetGroups', listBody(profile, paging), { shared: true }), examples);
+    const { body, examples } = invalidPaging(profile);
+    const answer = await sentAhead(api, kit.config, [body], (paging) => pagingProbe(profile, paging), examples);
     await checkProperty(
       testInfo,
       kit.config,
@@ -211,18 +183,8 @@ test.describe('PAGE paging values, generated', () => {
 
   test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
-    const { pageNumber, pageSize } = profile.list;
-    const { ids, query } = pagesOf(profile, dataset);
-    // Pages within the result: a page past the end is PAGE-06's (list.pageNumber.pastEnd). Page n of size s is within while (n-1)*s < the groups.
-    const paging = fc.integer({ min: pageSize.minimum, max: pageSize.maximum }).chain((size) =>
-      fc.record({
-        number: fc.integer({ min: pageNumber.minimum, max: Math.max(pageNumber.minimum, Math.ceil(ids.length / size) - 1 + pageNumber.minimum) }),
-        size: fc.constant(size),
-      }),
-    );
-    const answer = await sentAhead(kit.config, [paging], ({ number, size }) =>
-      api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: number, pageSize: size })),
-    );
+    const { paging, probe } = echoedPaging(profile, dataset);
+    const answer = await sentAhead(api, kit.config, [paging], probe);
     await checkProperty(
       testInfo,
       kit.config,
@@ -231,16 +193,4 @@ test.describe('PAGE paging values, generated', () => {
       }),
     );
   });
-});
-
-// Two tests of half the runs each, one per worker: the commands of a run depend on each other.
-test.describe('PAGE paging against a model', () => {
-  for (const half of [0, 1] as const)
-    test(
-      `PAGE-05 Walking the pages of one query yields each group exactly once (model-based: lists agree with a simple model across creates, filters and pages; seed AG_SEED${half ? ' + 1' : ''})`,
-      requirement('PAGE-05'),
-      async ({ api, dataset, verify, judge, profile, kit }, testInfo) => {
-        await modelRuns({ api, dataset, verify, judge, profile, kit }, testInfo, half);
-      },
-    );
 });

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 import type { KitConfig } from './config';
 import type { Exchange } from '../client/exchange';
-import { ahead } from './api';
+import type { Api } from './api';
+import { drawnRuns, probesAhead, sendProbe, type Probe } from './probes';
 import { mismatchesLast, recordCounterexample, recordNote } from '../facts/record';
 
 /**
@@ -56,29 +57,24 @@ export async function checkProperty<Ts>(
 
 /**
  * fast-check tries a property's runs one after another. Each property below sends one request per
- * run, built from the run's values alone, so the runs' requests are sent ahead (ahead(), see
- * client/concurrency.ts) and each run takes the answer to its values. The values are those fc.check (suites/property.ts)
- * is about to draw: fc.sample of a tuple of the same arbitraries, with the same seed, numRuns and
- * replay path, yields that very sequence (sampling the property object would not: fast-check biases
- * it differently). A run whose values were not foreseen (a replay path that shrinks) sends its own.
+ * run, built from the run's values alone, so the runs' requests are sent ahead (probesAhead, a few at
+ * a time; the runner may have sent them already: suites/probes.ts) and each run takes the answer to its
+ * values. The values are those fc.check is about to draw (drawnRuns). A run whose values were not
+ * foreseen (a replay path that shrinks) sends its own.
  */
 export async function sentAhead<Ts extends unknown[]>(
+  api: Api,
   config: KitConfig,
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
-  send: (...values: Ts) => Promise<Exchange>,
+  probeOf: (...values: Ts) => Probe,
   /** The property's examples (checkProperty), tried before the drawn values: sent ahead with them. */
   examples: Ts[] = [],
 ): Promise<(...values: Ts) => Promise<Exchange>> {
-  const drawn = [
-    ...examples,
-    // fast-check counts the examples among numRuns: it draws that many fewer.
-    ...(config.numRuns > examples.length
-      ? fc.sample(fc.tuple<Ts>(...arbitraries), { seed: config.seed, numRuns: config.numRuns - examples.length, path: process.env.AG_FC_PATH || undefined })
-      : []),
-  ];
-  // Runs that drew the same values (as JSON, which is what is sent) judge one answer: the same request twice only loads the target.
-  const distinct = new Map(drawn.map((values) => [JSON.stringify(values), values]));
-  const answers = await ahead([...distinct.values()].map((values) => () => send(...values)));
-  const byValues = new Map([...distinct.keys()].map((key, i) => [key, answers[i]]));
-  return (...values) => byValues.get(JSON.stringify(values)) ?? send(...values);
+  const runs = drawnRuns(config, arbitraries, examples);
+  const answers = await probesAhead(
+    api,
+    runs.map((values) => probeOf(...values)),
+  );
+  const byValues = new Map(runs.map((values, i) => [JSON.stringify(values), answers[i]]));
+  return (...values) => byValues.get(JSON.stringify(values)) ?? sendProbe(api, probeOf(...values));
 }

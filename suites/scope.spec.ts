@@ -1,8 +1,8 @@
 import { test, requirement, groupsOf, listBody } from './fixtures';
 import { countsStand, spaceOf } from './dataset';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
-import { eachIdAlone, nthPage, together, type ListQuery } from './api';
-import { nameMatchParts } from '../schemas/profile';
+import { together, type ListQuery } from './api';
+import { otherUserByIds, otherUserByNames, otherUserFirstPages, probesTogether } from './probes';
 
 // A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
 // spec documents 400 and 403 for lists), or it lists none of those groups and counts none of them.
@@ -12,7 +12,7 @@ const notOtherUsers = 'The result covers only the groups of the current user.';
 const countedBySCOPE02 = owned('SCOPE-02', refusedOrCountsNone(notOtherUsers));
 
 test.describe('SCOPE user scoping', () => {
-  test("SCOPE-01 The second user's list never shows the primary user's groups", requirement('SCOPE-01'), async ({ api, dataset, verify, profile }) => {
+  test("SCOPE-01 The second user's list never shows the primary user's groups", requirement('SCOPE-01'), async ({ api, dataset, verify, profile, kit }) => {
     await countsStand(dataset, verify);
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
@@ -21,44 +21,39 @@ test.describe('SCOPE user scoping', () => {
       (item) => !String(item.Name).startsWith(dataset.prefix),
       notOtherUsers,
     );
-    // The run's prefix finds its groups under every setting but exact matching.
-    const substring = nameMatchParts(profile.list.nameMatch).mode !== 'exact';
-    // The plain first page: where a server that ignores the user would most likely show new groups.
-    const [plain, byPrefix] = await together([
-      () => api.call('ListAssetGroups', listBody(profile, { pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' }),
-      ...(substring
-        ? [() => api.call('ListAssetGroups', listBody(profile, { name: dataset.prefix, pageSize: profile.list.pageSize.maximum }), { as: 'otherUser' })]
-        : []),
-    ]);
+    // The plain first page: where a server that ignores the user would most likely show new groups. And the run's prefix,
+    // which finds its groups under every setting but exact matching.
+    const [plain, byPrefix] = await probesTogether(api, otherUserFirstPages(kit.config, profile, dataset));
     await verify(plain, [...listedBy('LIST-01'), listsNoneOf(mine, notOtherUsers), noRunNames]);
     if (byPrefix) await verify(byPrefix, [...filtersHold({ name: dataset.prefix }), refusedOrNoneOf(mine, notOtherUsers), noRunNames, countedBySCOPE02]);
   });
 
-  test("SCOPE-02 Filtering by another user's group Id finds nothing", requirement('SCOPE-02'), async ({ api, dataset, verify, profile }) => {
+  test("SCOPE-02 Filtering by another user's group Id finds nothing", requirement('SCOPE-02'), async ({ api, dataset, verify, profile, kit }) => {
     await countsStand(dataset, verify);
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
-    // The first page, and a later one: scoping must not stop at page 1. Under a one-Id filter (list.idFilterTakes: one),
-    // each Id alone, whose only page is the first.
-    const queries: ListQuery[] =
-      profile.list.idFilterTakes === 'one'
-        ? eachIdAlone(profile, { groupIds: mine })
-        : [{}, { pageNumber: nthPage(profile, 2), pageSize: 1 }].map((paging) => ({ groupIds: mine, ...paging }));
-    const answers = await together(queries.map((query) => () => api.call('ListAssetGroups', listBody(profile, query), { as: 'otherUser' })));
+    // The first page, and a later one: scoping must not stop at page 1 (otherUserByIds).
+    const reads = otherUserByIds(kit.config, profile, dataset);
+    const answers = await probesTogether(
+      api,
+      reads.map(({ probe }) => probe),
+    );
     for (const [i, answer] of answers.entries())
-      await verify(answer, [...filtersHold(queries[i]), refusedOrNoneOf(mine, notOtherUsers), refusedOrCountsNone(notOtherUsers)]);
+      await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(mine, notOtherUsers), refusedOrCountsNone(notOtherUsers)]);
   });
 
-  test("SCOPE-03 Filtering by another user's exact group Name finds nothing", requirement('SCOPE-03'), async ({ api, dataset, verify, profile }) => {
+  test("SCOPE-03 Filtering by another user's exact group Name finds nothing", requirement('SCOPE-03'), async ({ api, dataset, verify, profile, kit }) => {
     await countsStand(dataset, verify);
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true);
-    const answers = await together(
-      mine.slice(0, 2).map((group) => () => api.call('ListAssetGroups', listBody(profile, { name: group.sent.Name }), { as: 'otherUser' })),
+    const reads = otherUserByNames(kit.config, profile, dataset);
+    const answers = await probesTogether(
+      api,
+      reads.map(({ probe }) => probe),
     );
     for (const [i, answer] of answers.entries())
       await verify(answer, [
-        ...filtersHold({ name: mine[i].sent.Name }),
+        ...filtersHold({ name: reads[i].name }),
         refusedOrNoneOf(
           mine.map((g) => g.id),
           notOtherUsers,

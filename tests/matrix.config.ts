@@ -28,6 +28,9 @@ export default defineConfig<{}, KitWorkerOptions>({
   ...kit,
   testDir: path.join(__dirname, '..', 'suites'),
   globalSetup: path.join(__dirname, 'matrix-setup.ts'),
+  // Without the selection reporter (suites/selection.ts): nothing is sent ahead, each target's tests send their own. With
+  // it, the runner sent every target's requests at once, and the CPU they took made another batch's create-and-wait
+  // phases late (VIS-01 failed on servers that were fine). A single run's (tests/probes.test.ts) is what sending ahead changes.
   reporter: [['json'], [path.join(__dirname, 'matrix-reporter.ts')]],
   webServer: undefined,
   // One worker runs every test in order either way. Fully parallel, each test is a group of its own, and the worker binds

@@ -172,7 +172,13 @@ export async function runSuites(
     front = options.front ? await options.front(target.url) : undefined;
     // Playwright's JSON report for the per-test outcomes, and the kit's own for the verdict it computes.
     const consoleReporter = options.console === 'list' ? 'list' : './reporters/console.ts';
-    const args = [CLI, 'test', `--reporter=json,./reporters/json.ts,${consoleReporter}`, `--workers=${RUN.workers}`, `--output=${path.join(work, 'output')}`];
+    const args = [
+      CLI,
+      'test',
+      `--reporter=./suites/selection.ts,json,./reporters/json.ts,${consoleReporter}`,
+      `--workers=${RUN.workers}`,
+      `--output=${path.join(work, 'output')}`,
+    ];
     const env = { ...childEnv(front?.url ?? target.url, runId, work), ...options.env };
     if (options.profilePath) env.AG_PROFILE = options.profilePath;
     else if (options.kitProfile) {
