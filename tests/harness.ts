@@ -125,6 +125,19 @@ export function referenceTokenEnv(): Record<string, string> {
   return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
 }
 
+/** A kit run against `url` whose private folder is kept for the test to read (AG_KEEP_TEMP): seed 7, five runs per property. */
+export function keptRunEnv(url: string, runId: string): Record<string, string> {
+  return {
+    ...referenceTokenEnv(),
+    AG_BASE_URL: url,
+    AG_RUN_ID: runId,
+    AG_KEEP_TEMP: '1',
+    AG_SEED: '7',
+    AG_NUM_RUNS: '5',
+    AG_VISIBILITY_TIMEOUT_MS: '10000',
+  };
+}
+
 /** Playwright's JSON report (--reporter=json), as far as the kit's tools read it. */
 export interface JsonReport {
   suites: JsonSuite[];

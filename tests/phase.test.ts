@@ -18,7 +18,7 @@ import { buildDataset } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/variants';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
-import { readJson, referenceTokenEnv, runPlaywright } from './harness';
+import { keptRunEnv, readJson, referenceTokenEnv, runPlaywright } from './harness';
 
 const newRunId = () => `ph${randomBytes(4).toString('hex')}`;
 
@@ -38,15 +38,7 @@ test('no test sends before the phase has ended: the target sees the preflight an
   const runId = newRunId();
   try {
     // The kit's own number of workers: what is at stake is that none of them sends early.
-    const run = await runPlaywright(['test', '--reporter=dot', '--grep', 'AUTH-02|LIST-01', `--workers=${KIT_WORKERS}`], {
-      ...referenceTokenEnv(),
-      AG_BASE_URL: server.url,
-      AG_RUN_ID: runId,
-      AG_KEEP_TEMP: '1',
-      AG_SEED: '7',
-      AG_NUM_RUNS: '5',
-      AG_VISIBILITY_TIMEOUT_MS: '10000',
-    });
+    const run = await runPlaywright(['test', '--reporter=dot', '--grep', 'AUTH-02|LIST-01', `--workers=${KIT_WORKERS}`], keptRunEnv(server.url, runId));
     expect(run.status, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(0);
     const dataset = readJson<Dataset>(path.join(runDirOf(runId), 'dataset.json'));
     const phaseEnd = Date.parse(dataset.finishedAt);

@@ -15,7 +15,7 @@ import { loadConfig } from '../suites/config';
 import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor } from '../suites/probes';
 import type { Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
-import { attachmentsOf, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport } from './harness';
+import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport } from './harness';
 
 const SUITES = path.join(__dirname, '..', 'suites');
 
@@ -48,16 +48,7 @@ async function countedRun(
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-probes-'));
   const reportFile = path.join(work, 'report.json');
   try {
-    const run = await runPlaywright(['test', ...args], {
-      ...referenceTokenEnv(),
-      AG_BASE_URL: target.url,
-      AG_RUN_ID: runId,
-      AG_KEEP_TEMP: '1',
-      AG_SEED: '7',
-      AG_NUM_RUNS: '5',
-      AG_VISIBILITY_TIMEOUT_MS: '10000',
-      PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
-    });
+    const run = await runPlaywright(['test', ...args], { ...keptRunEnv(target.url, runId), PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile });
     const dataset = readJson<Dataset>(path.join(runDirOf(runId), 'dataset.json'));
     const tests = new Map(
       testsOfReport(readJson<JsonReport>(reportFile)).map((t) => [t.title, attachmentsOf<{ count: number }>(t, 'requests')[0]?.count ?? -1]),
