@@ -196,22 +196,13 @@ export class Api {
   /**
    * Sends shared requests (`shared`) ahead of the tests that will ask for them: the runner does, once the
    * create-and-wait phase is over (suites/probes.ts). Each is claimed at once, so that a test asking
-   * meanwhile waits for its answer instead of sending it too; then, once `after` has settled, they
-   * are sent as `lanes` allow, and each answer is published. A 429 or 503 is not: the test that asks sends its own and waits it out.
+   * meanwhile waits for its answer instead of sending it too (claims are written before this returns
+   * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is not: the test that asks sends its own and waits it out.
    */
-  sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions }[], lanes: Lanes, after: Promise<void>): Promise<void> {
+  async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions }[], lanes: Lanes): Promise<void> {
     const claimed = requests
       .map((request) => ({ request, key: this.key(request.action, request.body, request.options) }))
       .filter(({ key }) => this.cache.claim(key));
-    return this.answerClaimed(claimed, lanes, after);
-  }
-
-  private async answerClaimed(
-    claimed: { request: { action: OperationId | string | null; body: unknown; options: CallOptions }; key: string }[],
-    lanes: Lanes,
-    after: Promise<void>,
-  ): Promise<void> {
-    await after;
     await Promise.allSettled(
       claimed.map(({ request: { action, body, options }, key }) =>
         lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer)),

@@ -62,7 +62,7 @@ let lanes: Lanes | undefined;
 
 /**
  * The create-and-wait phases under way in this process (a matrix batch runs one per target): requests are sent ahead
- * only once none is, so that no target's visibility polls wait behind another target's requests.
+ * only once none is, so that no target's visibility polls wait behind another target's requests or their planning.
  */
 const phasesRunning = new Set<Promise<unknown>>();
 async function everyPhaseOver(): Promise<void> {
@@ -91,7 +91,6 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
       .sendAhead(
         probes.map(({ action, body, options }) => ({ action, body, options })),
         lanes,
-        everyPhaseOver(),
       )
       .catch(() => undefined);
   } catch {
@@ -140,8 +139,12 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       phasesRunning.add(building);
       const dataset = await building.finally(() => phasesRunning.delete(building));
       saveDataset(dataset);
-      // Before the marker: no test may ask for a request sent ahead before the runner has claimed it (suites/probes.ts).
-      const ahead = sendAhead(target, profile, dataset, await selection, fullConfig.workers);
+      const titles = await selection;
+      // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
+      // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the
+      // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/probes.ts).
+      if (titles) await everyPhaseOver();
+      const ahead = sendAhead(target, profile, dataset, titles, fullConfig.workers);
       markPhaseDone(config.runId);
       await ahead;
       return undefined;
