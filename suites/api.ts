@@ -48,6 +48,11 @@ export interface CallOptions {
   /** Sent even when the same settled read was answered before (see shareSettledReads): what VIS-02 asks is whether a later read still shows it. */
   fresh?: boolean;
   /**
+   * A shared request asked again on purpose (VIS-02's reads in a row): each round is a request of its own, not the
+   * answer to the same one. Part of what tells shared requests apart, never sent.
+   */
+  round?: number;
+  /**
    * The same request, whatever it is answered, is sent by another test too (an unknown Action: VER-04
    * and INPUT-05): sent once per run, each test judging the one answer for what it asks. Requests are
    * told apart by what evidence shows of their Authorization header (`shown`), never by its value.
@@ -171,7 +176,15 @@ export class Api {
     const agent = options.userAgent === undefined ? 'kit' : options.userAgent;
     const text = body instanceof RawBody ? body.text : JSON.stringify(body);
     // The Authorization header as evidence shows it, never its value: even a hash of a token stays out of the run's folder.
-    return ReadCache.key([role, options.authorization?.shown ?? null, agent, action, options.version ?? VERSION, text]);
+    return ReadCache.key([
+      role,
+      options.authorization?.shown ?? null,
+      agent,
+      action,
+      options.version ?? VERSION,
+      text,
+      ...(options.round ? [options.round] : []),
+    ]);
   }
 
   /** Shares a settled read this Api sent as a plain call (a visibility poll that saw every group it asked for). */
@@ -199,14 +212,21 @@ export class Api {
    * meanwhile waits for its answer instead of sending it too (claims are written before this returns
    * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is not: the test that asks sends its own and waits it out.
    */
-  async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions }[], lanes: Lanes): Promise<void> {
+  async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions; chain?: string }[], lanes: Lanes): Promise<void> {
     const claimed = requests
       .map((request) => ({ request, key: this.key(request.action, request.body, request.options) }))
       .filter(({ key }) => this.cache.claim(key));
+    // Requests of one chain go one after another, each on a lane once the one before it has been answered.
+    const chains = new Map<string | undefined, Promise<unknown>>();
     await Promise.allSettled(
-      claimed.map(({ request: { action, body, options }, key }) =>
-        lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer)),
-      ),
+      claimed.map(({ request: { action, body, options, chain }, key }) => {
+        const answer = () =>
+          lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer));
+        if (chain === undefined) return answer();
+        const next = (chains.get(chain) ?? Promise.resolve()).then(answer, answer);
+        chains.set(chain, next);
+        return next;
+      }),
     );
   }
 

@@ -89,7 +89,7 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
     const probes = sentAheadFor(titles, { config, profile, dataset });
     return api
       .sendAhead(
-        probes.map(({ action, body, options }) => ({ action, body, options })),
+        probes.map(({ action, body, options, chain }) => ({ action, body, options, chain })),
         lanes,
       )
       .catch(() => undefined);

@@ -46,6 +46,8 @@ export interface Probe {
    * kit expects to be refused (Api.createRefused); both wait out a 429 or 503, which is never shared.
    */
   via?: 'create' | 'refused';
+  /** Probes of one chain are sent one after another (VIS-02's rounds), each once the one before it has been answered. */
+  chain?: string;
 }
 
 export interface ProbeContext {
@@ -531,6 +533,22 @@ export function aigcReads(profile: Profile, dataset: Dataset): { query: ListQuer
   return eachIdAlone(profile, { groupType: 'AIGC', groupIds: ids }).map((query) => ({ query, probe: read(profile, query) }));
 }
 
+/** VIS-02's reads in a row: this many rounds, each a read of every creating token's groups by their Ids. */
+export const VISIBILITY_ROUNDS = 3;
+
+/** One round of VIS-02's reads: each creating role's groups by their Ids (one read, or one per Id under a one-Id filter), as that role. */
+export function visibilityRound(profile: Profile, dataset: Dataset, round: number): { role: TokenRole; query: ListQuery; probe: Probe }[] {
+  return CREATING_ROLES.flatMap((role) => {
+    const groups = groupsOf(dataset, (g) => g.via === role);
+    if (!groups.length) return [];
+    return eachIdAlone(profile, { groupIds: groups.map((g) => g.id), pageSize: profile.list.pageSize.maximum }).map((query) => ({
+      role,
+      query,
+      probe: { ...read(profile, query, role), options: { as: role, round }, chain: `VIS-02 ${role} ${JSON.stringify(query.groupIds)}` },
+    }));
+  });
+}
+
 /** The run's primary groups, paged two at a time: enough for three pages, the last one short. */
 export const PAGE_SIZE = 2;
 
@@ -695,6 +713,10 @@ export const SENT_AHEAD: [title: string, plan: (ctx: ProbeContext) => Probe[]][]
       const { paging, probe } = echoedPaging(profile, dataset);
       return drawnRuns(config, [paging]).map(([p]) => probe(p));
     },
+  ],
+  [
+    'VIS-02 A group that became visible stays visible',
+    ({ profile, dataset }) => Array.from({ length: VISIBILITY_ROUNDS }, (_, i) => visibilityRound(profile, dataset, i + 1).map(({ probe }) => probe)).flat(),
   ],
   ["SCOPE-01 The second user's list never shows the primary user's groups", ({ config, profile, dataset }) => otherUserFirstPages(config, profile, dataset)],
   [

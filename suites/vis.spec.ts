@@ -1,8 +1,8 @@
-import { test, requirement, groupsOf, LISTED } from './fixtures';
-import { CREATING_ROLES, itemsOf, judgeVisibility } from './dataset';
+import { test, requirement, LISTED } from './fixtures';
+import { itemsOf, judgeVisibility } from './dataset';
 import { recordLags, recordRetries } from '../facts/record';
 import { staysVisible } from './checks';
-import { ahead } from './api';
+import { probesTogether, visibilityRound, VISIBILITY_ROUNDS } from './probes';
 
 // VIS-01 judges the create-and-wait phase's record (suites/dataset-setup.ts); VIS-02 reads the run's groups again.
 
@@ -18,28 +18,24 @@ test.describe('VIS eventual visibility of created groups', () => {
   });
 
   test('VIS-02 A group that became visible stays visible', requirement('VIS-02'), async ({ api, dataset, verify, profile }) => {
-    // Several reads in a row: a snapshot that drops groups now and then shows it only on repetition.
-    for (let round = 0; round < 3; round++) {
-      const answers = await ahead(
-        CREATING_ROLES.map((role) => async () => {
-          const groups = groupsOf(dataset, (g) => g.via === role);
-          if (!groups.length) return undefined;
-          // One read of the role's groups, or under a one-Id filter (list.idFilterTakes: one) one per group.
-          return api.listByIds(profile, { groupIds: groups.map((g) => g.id), pageSize: profile.list.pageSize.maximum }, { as: role, fresh: true });
-        }),
+    // Several reads in a row: a snapshot that drops groups now and then shows it only on repetition. Each round asks every
+    // creating token for its groups; the runner may have sent them, round after round (suites/probes.ts).
+    for (let round = 1; round <= VISIBILITY_ROUNDS; round++) {
+      const reads = visibilityRound(profile, dataset, round);
+      const answers = await probesTogether(
+        api,
+        reads.map(({ probe }) => probe),
       );
-      for (const answer of answers) {
-        for (const { query, exchange } of (await answer) ?? []) {
-          // Every group asked for was listed to this token before (groupsOf): one missing now is lost, not filtered out.
-          const listed = new Set(itemsOf(exchange).map((item) => item.Id));
-          await verify(exchange, [
-            ...LISTED,
-            staysVisible(
-              query.groupIds!.filter((id) => !listed.has(id)),
-              'missing from this read of them by their Ids',
-            ),
-          ]);
-        }
+      for (const [i, exchange] of answers.entries()) {
+        // Every group asked for was listed to this token before (groupsOf): one missing now is lost, not filtered out.
+        const listed = new Set(itemsOf(exchange).map((item) => item.Id));
+        await verify(exchange, [
+          ...LISTED,
+          staysVisible(
+            reads[i].query.groupIds!.filter((id) => !listed.has(id)),
+            'missing from this read of them by their Ids',
+          ),
+        ]);
       }
     }
   });
