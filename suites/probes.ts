@@ -183,7 +183,7 @@ export const anonymousWithoutAgent = (config: KitConfig): Probe[] =>
 // ---------------------------------------------------------------- INPUT
 
 /** A valid create body, to which one mistake is then added. */
-export const createBody = (config: KitConfig, label: string, ...parts: unknown[]) => ({
+const createBody = (config: KitConfig, label: string, ...parts: unknown[]) => ({
   Name: probeName(config, label, ...parts),
   Title: 'Input probe',
   Description: 'Created by the conformance kit',
@@ -515,20 +515,20 @@ export function nameParts(profile: Profile, dataset: Dataset): { probes: NamePro
 }
 
 /** roleGroupsRead's reads of one role's groups (CREATE-02's, and the AssetSpaceId of a group: spaceOf), where the role has any. */
-export function roleReads(config: KitConfig, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Probe[] {
+function roleReads(config: KitConfig, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): Probe[] {
   const query = roleGroupsQuery(profile, dataset, role, options);
   if (!config.tokens[role] || !query.groupIds?.length) return [];
   return eachIdAlone(profile, query).map((q) => read(profile, q, role));
 }
 
 /** everyGroupListed's first read (LIST-02's and CHAN-03's): every group of the run by its Ids, on one page. */
-export function everyGroupRead(profile: Profile, dataset: Dataset): Probe[] {
+function everyGroupRead(profile: Profile, dataset: Dataset): Probe[] {
   const all = groupsOf(dataset, () => true).map((g) => g.id);
   return eachIdAlone(profile, { groupIds: all, pageSize: profile.list.pageSize.maximum }).map((q) => read(profile, q));
 }
 
 /** LIST-03's: the run's primary groups of type AIGC. */
-export function aigcReads(profile: Profile, dataset: Dataset): { query: ListQuery; probe: Probe }[] {
+function aigcReads(profile: Profile, dataset: Dataset): { query: ListQuery; probe: Probe }[] {
   const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
   return eachIdAlone(profile, { groupType: 'AIGC', groupIds: ids }).map((query) => ({ query, probe: read(profile, query) }));
 }
@@ -570,7 +570,7 @@ export function pagesWithin(profile: Profile, dataset: Dataset): { pageNumber: n
 }
 
 /** PAGE-03's: the run's groups with no paging values, where a query lists them alone (else the preflight's {} is judged). */
-export function withoutPaging(profile: Profile, dataset: Dataset): Probe[] {
+function withoutPaging(profile: Profile, dataset: Dataset): Probe[] {
   const { query, confined } = pagesOf(profile, dataset);
   return confined ? [read(profile, query)] : [];
 }
