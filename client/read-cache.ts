@@ -77,12 +77,12 @@ export class ReadCache {
   }
 
   /**
-   * Claims a read this process will send ahead, before any worker may ask for it: from then on a worker
-   * that asks waits for the answer instead of sending it. False if someone claimed it already.
+   * Claims a read for this process to send: from then on a worker that asks for it waits for the answer instead of
+   * sending it too. False if it is answered or claimed already. The runner claims what it sends ahead before any
+   * test may ask.
    */
   claim(key: string): boolean {
-    const answer = path.join(this.dir, `${key}.json`);
-    if (existsSync(answer)) return false;
+    if (existsSync(path.join(this.dir, `${key}.json`))) return false;
     try {
       writeFileSync(path.join(this.dir, `${key}.claim`), '', { mode: 0o600, flag: 'wx' });
       return true;
@@ -91,11 +91,12 @@ export class ReadCache {
     }
   }
 
-  /** Sends a read this process claimed and publishes its answer (null where it is not shareable: each asker then sends its own). */
-  async answer(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean): Promise<void> {
+  /** Sends a read this process claimed and publishes its answer (null where it is not shareable, or none came: each asker then sends its own). */
+  async answer(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean): Promise<Exchange> {
     let exchange: Exchange | undefined;
     try {
       exchange = await send();
+      return exchange;
     } finally {
       this.publish(path.join(this.dir, `${key}.json`), exchange && shareable(exchange) ? exchange : undefined);
     }
@@ -104,19 +105,11 @@ export class ReadCache {
   private async fetch(key: string, send: () => Promise<Exchange>, shareable: (exchange: Exchange) => boolean): Promise<{ exchange: Exchange; sent: boolean }> {
     const answer = path.join(this.dir, `${key}.json`);
     if (this.oneWorker) return this.fetchAlone(key, answer, send, shareable);
-    const claim = path.join(this.dir, `${key}.claim`);
+    if (this.claim(key)) return { exchange: await this.answer(key, send, shareable), sent: true };
     if (!existsSync(answer)) {
-      try {
-        writeFileSync(claim, '', { mode: 0o600, flag: 'wx' });
-      } catch {
-        // Another worker is sending it: wait for its answer, as long as the read itself may take.
-        const shared = await this.waitFor(answer);
-        if (shared !== undefined) return shared === null ? { exchange: await send(), sent: true } : { exchange: shared, sent: false };
-        return { exchange: await send(), sent: true };
-      }
-      const exchange = await send();
-      this.publish(answer, shareable(exchange) ? exchange : undefined);
-      return { exchange, sent: true };
+      // Another worker, or the runner, is sending it: wait for its answer, as long as the read itself may take.
+      const shared = await this.waitFor(answer);
+      return shared ? { exchange: shared, sent: false } : { exchange: await send(), sent: true };
     }
     const shared = this.load(answer);
     return shared ? { exchange: shared, sent: false } : { exchange: await send(), sent: true };
@@ -185,9 +178,13 @@ export class ReadCache {
 /** An answer that says to wait and ask again. */
 export const throttled = (exchange: Exchange): boolean => exchange.response?.status === 429 || exchange.response?.status === 503;
 
+/** An answer whole and within the evidence bounds: one that can be shared. */
+export const withinShareBounds = (exchange: Exchange): boolean =>
+  !!exchange.response && !exchange.response.truncated && exchange.response.body.length <= evidenceBytes();
+
 /** An answer as it is shared: whole, within the evidence bounds, or `null`: not shared, each asker sends its own. */
 function published(exchange: Exchange | undefined): string {
-  if (exchange?.response && !exchange.response.truncated && exchange.response.body.length <= evidenceBytes()) {
+  if (exchange && withinShareBounds(exchange)) {
     try {
       const whole = JSON.stringify(exchange);
       if (whole.length <= 2 * evidenceBytes()) return whole;

@@ -210,7 +210,8 @@ export class Api {
    * Sends shared requests (`shared`) ahead of the tests that will ask for them: the runner does, once the
    * create-and-wait phase is over (suites/probes.ts). Each is claimed at once, so that a test asking
    * meanwhile waits for its answer instead of sending it too (claims are written before this returns
-   * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is not: the test that asks sends its own and waits it out.
+   * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is
+   * not: the test that asks sends its own and waits it out.
    */
   async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions; chain?: string }[], lanes: Lanes): Promise<void> {
     const claimed = requests

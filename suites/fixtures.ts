@@ -11,6 +11,7 @@ import {
 } from './config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
+import { throttled } from '../client/read-cache';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
 import { loadDataset, itemsOf, phaseFinished, phaseSuccesses, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { errorKinds, profileAt } from '../schemas';
@@ -297,8 +298,8 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
       const dataset = loadDataset(kit.config.runId);
       // The run's groups could not all be created because the target rate-limited the kit: what
       // needs them is not assessable, which is not the same as failing.
-      const throttled = dataset.groups.filter((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0));
-      if (throttled.length) testInfo.skip(true, `${throttled.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
+      const limited = dataset.groups.filter((g) => g.id === null && throttled(g.create));
+      if (limited.length) testInfo.skip(true, `${limited.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
       for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
       // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
       api.shareSettledReads(profile, (id) => seenByAny(kit.config.runId, id));

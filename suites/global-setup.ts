@@ -8,7 +8,7 @@ import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
 import { sendAheadLanes, sentAheadFor } from './probes';
 import { Lanes } from '../client/concurrency';
-import { evidenceBytes } from '../client/evidence';
+import { throttled, withinShareBounds } from '../client/read-cache';
 import { endSelection, selectedTitles, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { oneLine } from '../client/safe-text';
@@ -71,28 +71,22 @@ async function everyPhaseOver(): Promise<void> {
 
 /**
  * The selected tests' requests that need no earlier answer, sent by the runner while the workers start
- * (suites/probes.ts); claimed at once, sent a few at a time. Nothing where the phase failed or met a 429
- * or 503: a target that throttles the kit gets each request when its test sends it, as before.
+ * (suites/probes.ts); claimed at once, sent a few at a time. Nothing where the phase failed: each test
+ * sends its own then, as before.
  */
 function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, titles: string[] | undefined, workers: number): Promise<void> {
-  if (!titles || dataset.error || dataset.retries[429] || dataset.retries[503] || dataset.rateLimited.length) return Promise.resolve();
-  if (dataset.groups.some((g) => g.id === null && [429, 503].includes(g.create.response?.status ?? 0))) return Promise.resolve();
-  // Nor to a target whose answers went past the evidence bounds (megabytes of error page): those are not shared, so
-  // each test would send its request again, and the runner would hold many of them at once.
+  if (!titles || dataset.error) return Promise.resolve();
+  // Not to a target that throttled the phase (every 429 or 503 a create got is counted in its retries; a throttled last
+  // answer is among the phase's exchanges), or answered it past the evidence bounds (megabytes of error page): such
+  // answers are not shared, so each test would send its request again, and the runner would hold many at once.
   const phase = [...dataset.groups.map((g) => g.create), dataset.shared.emptyList, ...dataset.shared.provoked, ...Object.values(dataset.lastPolls)];
-  if (phase.some((ex) => ex && (!ex.response || ex.response.truncated || ex.response.body.length > evidenceBytes()))) return Promise.resolve();
+  if (dataset.retries[429] || dataset.retries[503] || phase.some((ex) => ex && (throttled(ex) || !withinShareBounds(ex)))) return Promise.resolve();
   try {
     const api = new Api(config, (_role, variable) => {
       throw new Error(`${variable} is not configured`);
     });
     lanes ??= new Lanes(sendAheadLanes(workers));
-    const probes = sentAheadFor(titles, { config, profile, dataset });
-    return api
-      .sendAhead(
-        probes.map(({ action, body, options, chain }) => ({ action, body, options, chain })),
-        lanes,
-      )
-      .catch(() => undefined);
+    return api.sendAhead(sentAheadFor(titles, { config, profile, dataset }), lanes).catch(() => undefined);
   } catch {
     // Sending ahead only saves time: whatever goes wrong here, each test sends its own requests.
     return Promise.resolve();
