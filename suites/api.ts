@@ -214,15 +214,22 @@ export class Api {
    * not: the test that asks sends its own and waits it out.
    */
   async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions; chain?: string }[], lanes: Lanes): Promise<void> {
-    const claimed = requests
-      .map((request) => ({ request, key: this.key(request.action, request.body, request.options) }))
-      .filter(({ key }) => this.cache.claim(key));
+    const keyed = requests.map((request) => ({ request, key: this.key(request.action, request.body, request.options) }));
+    // Each claimed once, before any is sent: a read that two plans hold (VIS-02's first round is CREATE-02's read) is sent once.
+    const claimed = new Set(keyed.filter(({ key }) => this.cache.claim(key)).map(({ key }) => key));
+    const answers = new Map<string, Promise<unknown>>();
     // Requests of one chain go one after another, each on a lane once the one before it has been answered.
     const chains = new Map<string | undefined, Promise<unknown>>();
     await Promise.allSettled(
-      claimed.map(({ request: { action, body, options, chain }, key }) => {
-        const answer = () =>
-          lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer));
+      keyed.map(({ request: { action, body, options, chain }, key }) => {
+        const answer = () => {
+          if (!claimed.has(key)) return Promise.resolve();
+          const once =
+            answers.get(key) ??
+            lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer));
+          answers.set(key, once);
+          return once;
+        };
         if (chain === undefined) return answer();
         const next = (chains.get(chain) ?? Promise.resolve()).then(answer, answer);
         chains.set(chain, next);

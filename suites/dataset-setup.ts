@@ -11,6 +11,7 @@ import {
   matchingNothing,
   namesakeNeeded,
   POLL_CAP_MS,
+  pollShared,
   primaryNamePart,
   readAlone,
   VALUE_FILTERS,
@@ -140,6 +141,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     groups: [],
     shared: { emptyList, provoked: [] },
     lastPolls: {},
+    sharedPolls: [],
     polls: 0,
     retries: api.retries,
     rateLimited: api.rateLimited,
@@ -222,7 +224,10 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
         dataset.lastPolls[role] = (judged.find((r) => !r.all) ?? judged[judged.length - 1]).exchange;
         for (const { query, exchange, seen, all } of judged) {
           // A poll that listed every group it asked for, and only those, is the suites' read of them too (CHAN-01's, CREATE-02's).
-          if (all) api.offer('ListAssetGroups', listBody(profile, query), { as: role }, exchange);
+          if (all) {
+            api.offer('ListAssetGroups', listBody(profile, query), { as: role }, exchange);
+            dataset.sharedPolls.push(pollShared(role, listBody(profile, query)));
+          }
           if ([...seen].some((id) => !query.groupIds!.includes(id as string))) dataset.idFilterLeaked = true;
           // Refused: by the Id filter itself when the same filter holding no Id is refused too. Waiting changes neither.
           if (exchange.response?.status === 400 && dataset.pollsRefused === undefined)

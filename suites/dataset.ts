@@ -61,6 +61,8 @@ export interface Dataset {
   shared: { emptyList: Exchange; provoked: Exchange[] };
   /** The last visibility poll of each token role, as evidence. */
   lastPolls: Partial<Record<TokenRole, Exchange>>;
+  /** The polls that are the suites' reads too (pollShared: role and body), answered while the phase was still waiting. */
+  sharedPolls: string[];
   polls: number;
   retries: RetryCounts;
   rateLimited: Exchange[];
@@ -435,6 +437,9 @@ export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]
  * in every other bench run). At most two rounds a second, each a list of the run's few Ids.
  */
 export const POLL_CAP_MS = 500;
+
+/** How sharedPolls names a poll: its token role and its body. */
+export const pollShared = (role: TokenRole, body: unknown): string => `${role} ${JSON.stringify(body)}`;
 
 /**
  * Every group of the run listed to the primary token by their Ids, on one page (LIST-02's and CHAN-03's

@@ -183,14 +183,15 @@ test.describe('PAGE paging values, generated', () => {
 
   test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
-    const { paging, probe } = echoedPaging(profile, dataset);
-    const answer = await sentAhead(api, kit.config, [paging], probe);
+    const { paging, probe, examples } = echoedPaging(profile, dataset);
+    const answer = await sentAhead(api, kit.config, [paging], probe, examples);
     await checkProperty(
       testInfo,
       kit.config,
       fc.asyncProperty(paging, async ({ number, size }) => {
         await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);
       }),
+      { examples },
     );
   });
 });

@@ -27,6 +27,7 @@ import {
   groupNamed,
   groupsOf,
   pagesOf,
+  pollShared,
   roleGroupsQuery,
   VALUE_FILTERS,
   type Dataset,
@@ -401,6 +402,11 @@ export function invalidPaging(profile: Profile): { body: fc.Arbitrary<Paging>; e
   const size = justAbove(pageSize.minimum);
   const examples: [Paging][] = [[{ pageNumber: justAbove(pageNumber.minimum) }]];
   if (size < pageSize.maximum) examples.unshift([{ pageSize: size }]);
+  // The edges PAGE-07's own test sends (invalidPagings) are in the property's domain: runs of it too, each answer sent
+  // once and judged by both. fast-check counts examples among numRuns, so it draws that many fewer (cost to the target).
+  for (const { number, size: bad } of invalidPagings(profile))
+    if (number !== undefined) examples.push([{ pageNumber: number }]);
+    else if (pageSize.aboveMaximum === 'refuse' || (bad as number) <= pageSize.maximum) examples.push([{ pageSize: bad }]);
   return { body, examples };
 }
 
@@ -408,17 +414,27 @@ export function invalidPaging(profile: Profile): { body: fc.Arbitrary<Paging>; e
 export function echoedPaging(
   profile: Profile,
   dataset: Dataset,
-): { paging: fc.Arbitrary<{ number: number; size: number }>; probe: (p: { number: number; size: number }) => Probe } {
+): {
+  paging: fc.Arbitrary<{ number: number; size: number }>;
+  probe: (p: { number: number; size: number }) => Probe;
+  examples: [{ number: number; size: number }][];
+} {
   const { pageNumber, pageSize } = profile.list;
   const { ids, query } = pagesOf(profile, dataset);
   // Page n of size s is within while (n-1)*s < the groups.
-  const paging = fc.integer({ min: pageSize.minimum, max: pageSize.maximum }).chain((size) =>
-    fc.record({
-      number: fc.integer({ min: pageNumber.minimum, max: Math.max(pageNumber.minimum, Math.ceil(ids.length / size) - 1 + pageNumber.minimum) }),
-      size: fc.constant(size),
-    }),
-  );
-  return { paging, probe: ({ number, size }) => listProbe(listBody(profile, { ...query, pageNumber: number, pageSize: size })) };
+  const lastWithin = (size: number) => Math.max(pageNumber.minimum, Math.ceil(ids.length / size) - 1 + pageNumber.minimum);
+  const paging = fc
+    .integer({ min: pageSize.minimum, max: pageSize.maximum })
+    .chain((size) => fc.record({ number: fc.integer({ min: pageNumber.minimum, max: lastWithin(size) }), size: fc.constant(size) }));
+  // The pages PAGE-01, PAGE-02 and PAGE-04 read of the same query are in the property's domain: runs of it too, each
+  // answer sent once and judged by all. fast-check counts examples among numRuns, so it draws that many fewer.
+  const fixed = [
+    ...firstPagesOfSizes(profile, dataset).map(({ pageSize: size }) => ({ number: nthPage(profile, 1), size })),
+    ...pagesWithin(profile, dataset).map(({ pageNumber: number, pageSize: size }) => ({ number, size })),
+    ...[1, 2].map((n) => ({ number: nthPage(profile, n), size: PAGE_SIZE })),
+  ].filter(({ number, size }) => size >= pageSize.minimum && size <= pageSize.maximum && number <= lastWithin(size));
+  const examples = [...new Map(fixed.map((p) => [JSON.stringify(p), [p] as [typeof p]])).values()];
+  return { paging, examples, probe: ({ number, size }) => listProbe(listBody(profile, { ...query, pageNumber: number, pageSize: size })) };
 }
 
 // ---------------------------------------------------------------- reads of the run's groups (CHAN, SCOPE, LIST, PAGE)
@@ -536,16 +552,27 @@ function aigcReads(profile: Profile, dataset: Dataset): { query: ListQuery; prob
 /** VIS-02's reads in a row: this many rounds, each a read of every creating token's groups by their Ids. */
 export const VISIBILITY_ROUNDS = 3;
 
-/** One round of VIS-02's reads: each creating role's groups by their Ids (one read, or one per Id under a one-Id filter), as that role. */
+/**
+ * One round of VIS-02's reads: each creating role's groups by their Ids (one read, or one per Id under a one-Id filter), as that role.
+ * The first round is the suites' plain read of them (CREATE-02's), sent after the phase, unless that read is a phase's poll,
+ * which saw them first: then every round is a read of VIS-02's own, so that each is read again that many times.
+ */
 export function visibilityRound(profile: Profile, dataset: Dataset, round: number): { role: TokenRole; query: ListQuery; probe: Probe }[] {
   return CREATING_ROLES.flatMap((role) => {
     const groups = groupsOf(dataset, (g) => g.via === role);
     if (!groups.length) return [];
-    return eachIdAlone(profile, { groupIds: groups.map((g) => g.id), pageSize: profile.list.pageSize.maximum }).map((query) => ({
-      role,
-      query,
-      probe: { ...read(profile, query, role), options: { as: role, round }, chain: `VIS-02 ${role} ${JSON.stringify(query.groupIds)}` },
-    }));
+    return eachIdAlone(profile, { groupIds: groups.map((g) => g.id), pageSize: profile.list.pageSize.maximum }).map((query) => {
+      const plain = round === 1 && !dataset.sharedPolls.includes(pollShared(role, listBody(profile, query)));
+      return {
+        role,
+        query,
+        probe: {
+          ...read(profile, query, role),
+          options: plain ? { as: role } : { as: role, round },
+          chain: `VIS-02 ${role} ${JSON.stringify(query.groupIds)}`,
+        },
+      };
+    });
   });
 }
 
@@ -710,8 +737,8 @@ export const SENT_AHEAD: [title: string, plan: (ctx: ProbeContext) => Probe[]][]
     'PAGE-02 PageNumber and PageSize echo what was asked (property)',
     ({ config, profile, dataset }) => {
       if (dataset.profileMismatch?.paging) return [];
-      const { paging, probe } = echoedPaging(profile, dataset);
-      return drawnRuns(config, [paging]).map(([p]) => probe(p));
+      const { paging, probe, examples } = echoedPaging(profile, dataset);
+      return drawnRuns(config, [paging], examples).map(([p]) => probe(p));
     },
   ],
   [
