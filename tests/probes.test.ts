@@ -12,8 +12,8 @@ import { defaultHooks } from '../reference/behaviour';
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { test, expect } from './fixtures';
 import { loadConfig } from '../suites/config';
-import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor } from '../suites/probes';
-import type { Dataset } from '../suites/dataset';
+import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor, visibilityRound, type Probe } from '../suites/probes';
+import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
 import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport } from './harness';
 
@@ -107,6 +107,20 @@ test('a whole run on two workers: every test whose requests were sent ahead sent
   try {
     expect(run.status, run.output).toBe(0);
     for (const [title] of SENT_AHEAD) if (!FIRST_READ_ONLY.has(title)) expect(run.tests.get(title), `${title}: requests it sent itself`).toBe(0);
+    // VIS-02's first round is the plain read of a role's groups (CREATE-02's), sent after the phase; where the phase's last poll
+    // was that very read (a channel's one group), the round is VIS-02's own, so that every group is read again three times.
+    const profile = loadProfile();
+    const key = (p: Probe) => JSON.stringify([p.action, p.body, p.options.as ?? 'primary', p.options.round ?? 0]);
+    const plans = new Map(SENT_AHEAD);
+    const ctx = { config: loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: 'http://127.0.0.1:9', AG_RUN_ID: run.runId }), profile, dataset: run.dataset };
+    const create02 = new Set(plans.get('CREATE-02 Every field sent to CreateAssetGroup comes back unchanged in the list item of that Id')!(ctx).map(key));
+    const first = visibilityRound(profile, run.dataset, 1);
+    expect(first.map(({ role }) => role)).toEqual(['primary', 'channelA', 'channelB']);
+    for (const { role, probe } of first) {
+      const polled = run.dataset.sharedPolls.includes(pollShared(role, probe.body));
+      expect(polled, `${role}: its plain read was a phase's poll`).toBe(role !== 'primary');
+      expect(create02.has(key(probe)), `${role}: VIS-02's first round is CREATE-02's read`).toBe(!polled);
+    }
   } finally {
     removeRunDir(run.runId);
   }
