@@ -44,6 +44,12 @@ export interface GroupRecord {
   createdAt: number;
   /** Create answer to the first list answer that showed the group; null if it never showed. */
   visibleAfterMs: number | null;
+  /**
+   * Create answer to the sending of the last poll that did not show the group. Only a poll sent after the visibility
+   * timeout that missed it shows the group late: a poll the kit itself sent late (a create retried after a 429, a busy
+   * machine) that shows it proves nothing either way.
+   */
+  missedAtMs?: number;
 }
 
 export interface Dataset {

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { clearPhaseDone, markPhaseDone, phaseFinished, POLL_CAP_MS, type Dataset } from '../suites/dataset';
 import { removeRunDir, runDirOf } from '../client/run-dir';
-import { defaultHooks } from '../reference/behaviour';
+import { ApiError, defaultHooks } from '../reference/behaviour';
+import { visibleInTime, type CheckContext } from '../suites/checks';
 import { test, expect } from './fixtures';
 import { Api } from '../suites/api';
 import { KIT_WORKERS, loadConfig } from '../suites/config';
@@ -111,6 +112,36 @@ test("a target that refuses the profile's Id filter itself is polled once per to
   // Each token's list asked once, so that each one's refusal is on record.
   expect(dataset.polls).toBe(new Set(dataset.groups.filter((g) => g.id !== null).map((g) => g.via)).size);
   expect(dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null).length).toBeGreaterThan(0);
+});
+
+/** visibleInTime reads only the polls it is given. */
+const NO_CONTEXT = {} as CheckContext;
+
+test('groups whose timeout passed while a create waited out a 429 are polled once more, and are not late for it', async ({ startReference }) => {
+  // The first create of the channel-B token is answered 429 with Retry-After: 2; the phase polls once every create has
+  // answered, 2 s on, past the 1.5 s timeout of the groups created at once. Only a poll sent past a timeout that misses a
+  // group shows it late; before, those groups were never polled, and VIS-01 failed on the kit's own wait.
+  test.setTimeout(30_000);
+  let refused = false;
+  const server = await startReference({
+    lagMs: 0,
+    hooks: {
+      limitCreate: (principal, ctx) => {
+        if (refused || principal.channel !== 'channel-b') return defaultHooks.limitCreate(principal, ctx);
+        refused = true;
+        return new ApiError(429, 'UpstreamRateLimit', 'create rate exceeded; retry after 2 s', { 'Retry-After': '2' });
+      },
+    },
+  });
+  const dataset = await phaseAgainst(server.url, 1_500);
+  expect(refused, 'the 429 was sent').toBe(true);
+  const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null);
+  expect(created.filter((g) => g.visibleAfterMs === null).map((g) => g.key)).toEqual([]);
+  // The groups created at once were first listed past their timeout, by the kit's late poll: not late.
+  expect(created.filter((g) => g.visibleAfterMs! > 1_500).length).toBeGreaterThan(0);
+  expect(visibleInTime(created, 1_500)(Object.values(dataset.lastPolls), NO_CONTEXT)).toBeUndefined();
+  // Missed by a poll sent past the timeout, a group is late.
+  expect(visibleInTime([{ ...created[0], visibleAfterMs: 1_900, missedAtMs: 1_600 }], 1_500)([], NO_CONTEXT)?.check).toBe('visibleInTime');
 });
 
 for (const lagMs of [2300, 4000]) {
