@@ -1,7 +1,7 @@
 import { test, requirement, groupsOf, type Api } from './fixtures';
 import { NOT_AS_SUCCESS, errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId, type Step } from './checks';
 import type { Exchange } from '../client/exchange';
-import type { Dataset } from './dataset';
+import { phaseExchanges, type Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
 import type { KitConfig } from './config';
@@ -68,17 +68,6 @@ test.describe('AUTH authentication', () => {
   });
 });
 
-/** Every exchange of the create-and-wait phase: the answers a target could have set a cookie on before AUTH-01 replays it. */
-function runExchanges(dataset: Dataset): Exchange[] {
-  return [
-    ...dataset.groups.map((g) => g.create),
-    dataset.shared.emptyList,
-    ...dataset.shared.provoked,
-    ...Object.values(dataset.lastPolls),
-    ...dataset.rateLimited,
-  ].filter((ex): ex is Exchange => !!ex);
-}
-
 /** The create-and-wait phase's otherwise valid request of each operation without a token (with the kit's User-Agent, no cookie). */
 function phaseAnonymous(dataset: Dataset): Exchange[] {
   return dataset.shared.provoked.filter((ex) => ex.request.headers.authorization === undefined && isObject(parseJson(ex.request.body)));
@@ -100,7 +89,8 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
       // other AUTH test: the kit keeps no cookie jar. Here, and only here, it sends back every cookie
       // the target set during the run (the create-and-wait phase's authorised list and anonymous
       // requests of each operation are among them, so a cookie set on either is), without a token.
-      const cookies = cookiesSet(runExchanges(dataset));
+      // The answers a target could have set a cookie on before AUTH-01 replays it.
+      const cookies = cookiesSet(phaseExchanges(dataset));
       const anonymous = phaseAnonymous(dataset);
       if (!cookies.length && anonymous.length === OPERATIONS.length) {
         // Without a cookie these requests are the phase's anonymous ones of each operation, already answered: judged again, not sent again.

@@ -306,8 +306,19 @@ export async function judgeVisibility(dataset: Dataset, judge: Judge, verify: Ve
   const polls = roles.map((role) => dataset.lastPolls[role]).filter((ex): ex is Exchange => !!ex);
   // A poll answered 200 whose items cannot be read says nothing about lag: its shape is ENV-06's and SCHEMA-02's finding.
   for (const poll of polls.filter((ex) => ex.response?.status === 200)) await verify(poll, [owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)]);
-  // No poll at all (the creates took the whole visibility timeout): the creates are the evidence.
+  // No poll at all (the phase ended before it polled): the creates are the evidence.
   await judge(polls.length ? polls : created.map((g) => g.create), visibleInTime(created, dataset.visibilityTimeoutMs));
+}
+
+/** Every exchange of the create-and-wait phase: the creates, the preflight's list, the provoked mistakes, the last polls, the 429s waited out. */
+export function phaseExchanges(dataset: Dataset): Exchange[] {
+  return [
+    ...dataset.groups.map((g) => g.create),
+    dataset.shared.emptyList,
+    ...dataset.shared.provoked,
+    ...Object.values(dataset.lastPolls),
+    ...dataset.rateLimited,
+  ].filter((ex): ex is Exchange => !!ex);
 }
 
 /** A valid request of each operation, answered during the phase, with the requirement that owns its success. */

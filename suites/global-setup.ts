@@ -2,7 +2,7 @@ import type { FullConfig } from '@playwright/test';
 import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from './config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
-import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
+import { clearPhaseDone, markPhaseDone, phaseExchanges, saveDataset } from './dataset';
 import { buildDataset } from './dataset-setup';
 import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
@@ -79,8 +79,7 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
   // Not to a target that throttled the phase (every 429 or 503 a create got is counted in its retries; a throttled last
   // answer is among the phase's exchanges), or answered it past the evidence bounds (megabytes of error page): such
   // answers are not shared, so each test would send its request again, and the runner would hold many at once.
-  const phase = [...dataset.groups.map((g) => g.create), dataset.shared.emptyList, ...dataset.shared.provoked, ...Object.values(dataset.lastPolls)];
-  if (dataset.retries[429] || dataset.retries[503] || phase.some((ex) => ex && (throttled(ex) || !withinShareBounds(ex)))) return Promise.resolve();
+  if (dataset.retries[429] || dataset.retries[503] || phaseExchanges(dataset).some((ex) => throttled(ex) || !withinShareBounds(ex))) return Promise.resolve();
   try {
     const api = new Api(config, (_role, variable) => {
       throw new Error(`${variable} is not configured`);

@@ -94,7 +94,10 @@ test.describe('PAGE paging fields and invariants', () => {
     const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
     // The phase's read of the run's groups first: a count off there is this requirement's, whatever the pages below show.
     await countsStand(dataset, verify);
-    const pages = await probesTogether(api, twoPages(profile, dataset));
+    const pages = await probesTogether(
+      api,
+      twoPages(profile, dataset).map(({ probe }) => probe),
+    );
     // Unconfined (the user's whole list), the count is known only from below: at least the run's own groups, more than a page holds.
     const counted = confined ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)] : [totalCountIs(ids.length, { atLeast: true })];
     for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), ...counted]);

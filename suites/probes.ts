@@ -428,11 +428,9 @@ export function echoedPaging(
     .chain((size) => fc.record({ number: fc.integer({ min: pageNumber.minimum, max: lastWithin(size) }), size: fc.constant(size) }));
   // The pages PAGE-01, PAGE-02 and PAGE-04 read of the same query are in the property's domain: runs of it too, each
   // answer sent once and judged by all. fast-check counts examples among numRuns, so it draws that many fewer.
-  const fixed = [
-    ...firstPagesOfSizes(profile, dataset).map(({ pageSize: size }) => ({ number: nthPage(profile, 1), size })),
-    ...pagesWithin(profile, dataset).map(({ pageNumber: number, pageSize: size }) => ({ number, size })),
-    ...[1, 2].map((n) => ({ number: nthPage(profile, n), size: PAGE_SIZE })),
-  ].filter(({ number, size }) => size >= pageSize.minimum && size <= pageSize.maximum && number <= lastWithin(size));
+  const fixed = [...firstPagesOfSizes(profile, dataset), ...pagesWithin(profile, dataset), ...twoPages(profile, dataset)]
+    .map(({ pageNumber: number, pageSize: size }) => ({ number, size }))
+    .filter(({ number, size }) => size >= pageSize.minimum && size <= pageSize.maximum && number <= lastWithin(size));
   const examples = [...new Map(fixed.map((p) => [JSON.stringify(p), [p] as [typeof p]])).values()];
   return { paging, examples, probe: ({ number, size }) => listProbe(listBody(profile, { ...query, pageNumber: number, pageSize: size })) };
 }
@@ -579,22 +577,32 @@ export function visibilityRound(profile: Profile, dataset: Dataset, round: numbe
 /** The run's primary groups, paged two at a time: enough for three pages, the last one short. */
 export const PAGE_SIZE = 2;
 
-/** PAGE-01's: the first page of the run's groups (pagesOf) of size 1 and of PAGE_SIZE. */
-export function firstPagesOfSizes(profile: Profile, dataset: Dataset): { pageSize: number; probe: Probe }[] {
+/** A page of the run's groups (pagesOf) and its request. */
+type Page = { pageNumber: number; pageSize: number; probe: Probe };
+
+/** These pages of the run's groups (pagesOf), each [n-th page, page size]. */
+function pagesOfRun(profile: Profile, dataset: Dataset, pagings: [n: number, pageSize: number][]): Page[] {
   const { query } = pagesOf(profile, dataset);
-  return [1, PAGE_SIZE].map((pageSize) => ({ pageSize, probe: read(profile, { ...query, pageNumber: nthPage(profile, 1), pageSize }) }));
+  return pagings.map(([n, pageSize]) => {
+    const pageNumber = nthPage(profile, n);
+    return { pageNumber, pageSize, probe: read(profile, { ...query, pageNumber, pageSize }) };
+  });
 }
 
+/** PAGE-01's: the first page of the run's groups (pagesOf) of size 1 and of PAGE_SIZE. */
+export const firstPagesOfSizes = (profile: Profile, dataset: Dataset): Page[] =>
+  pagesOfRun(profile, dataset, [
+    [1, 1],
+    [1, PAGE_SIZE],
+  ]);
+
 /** PAGE-02's: pages within the result (what a page past the end says is PAGE-06's, the profile's list.pageNumber.pastEnd). */
-export function pagesWithin(profile: Profile, dataset: Dataset): { pageNumber: number; pageSize: number; probe: Probe }[] {
-  const { query } = pagesOf(profile, dataset);
-  const pagings = [
-    [nthPage(profile, 2), PAGE_SIZE],
-    [nthPage(profile, 1), profile.list.pageSize.maximum],
-    [nthPage(profile, 2), 3],
-  ];
-  return pagings.map(([pageNumber, pageSize]) => ({ pageNumber, pageSize, probe: read(profile, { ...query, pageNumber, pageSize }) }));
-}
+export const pagesWithin = (profile: Profile, dataset: Dataset): Page[] =>
+  pagesOfRun(profile, dataset, [
+    [2, PAGE_SIZE],
+    [1, profile.list.pageSize.maximum],
+    [2, 3],
+  ]);
 
 /** PAGE-03's: the run's groups with no paging values, where a query lists them alone (else the preflight's {} is judged). */
 function withoutPaging(profile: Profile, dataset: Dataset): Probe[] {
@@ -609,8 +617,11 @@ export function pastEnd(profile: Profile, dataset: Dataset): Probe[] {
 }
 
 /** PAGE-04's: pages 1 and 2 of PAGE_SIZE. */
-export const twoPages = (profile: Profile, dataset: Dataset): Probe[] =>
-  [1, 2].map((n) => read(profile, { ...pagesOf(profile, dataset).query, pageNumber: nthPage(profile, n), pageSize: PAGE_SIZE }));
+export const twoPages = (profile: Profile, dataset: Dataset): Page[] =>
+  pagesOfRun(profile, dataset, [
+    [1, PAGE_SIZE],
+    [2, PAGE_SIZE],
+  ]);
 
 // ---------------------------------------------------------------- properties
 
@@ -719,7 +730,7 @@ export const SENT_AHEAD: [title: string, plan: (ctx: ProbeContext) => Probe[]][]
   ],
   [
     'PAGE-04 TotalCount is the number of matching groups, not the size of the page',
-    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : twoPages(profile, dataset)),
+    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : twoPages(profile, dataset).map(({ probe }) => probe)),
   ],
   [
     'PAGE-07 Invalid paging values get 400 AssetBadRequest',
