@@ -8,7 +8,8 @@
 //
 // Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
 // TypeScript loader; the commands written in TypeScript run in a child through tsx.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -44,23 +45,113 @@ const CERTIFY = path.join(ROOT, 'certify', 'main.ts');
 /**
  * Where Playwright runs the suites from: the kit itself, except when it is installed under some
  * project's node_modules. Playwright never compiles TypeScript below a node_modules folder, and the
- * suites are TypeScript; so an installed kit runs from a copy of itself in a temporary folder
- * (removed when agc exits), which finds the kit's dependencies through NODE_PATH and its
- * webServer's `node_modules/tsx` through a link.
+ * suites are TypeScript; so an installed kit runs from a copy of itself (keptCopy), which finds the
+ * kit's dependencies through NODE_PATH and its webServer's `node_modules/tsx` through a link.
  * @param {Env} env the child's environment; NODE_PATH is set in it for an installed kit
  * @returns {string}
  */
 function playwrightRoot(env) {
   if (!ROOT.split(path.sep).includes('node_modules')) return ROOT;
+  env.NODE_PATH = [...(require.resolve.paths('@playwright/test') ?? []), env.NODE_PATH].filter(Boolean).join(path.delimiter);
+  const kept = keptCopy();
+  if (kept) return kept;
+  // No folder of the user's own to keep it in: a copy for this run alone.
   const stage = mkdtempSync(path.join(os.tmpdir(), 'agc-kit-'));
   process.on('exit', () => rmSync(stage, { recursive: true, force: true }));
-  cpSync(ROOT, stage, { recursive: true });
-  if (!existsSync(path.join(stage, 'node_modules', 'tsx'))) {
-    mkdirSync(path.join(stage, 'node_modules'), { recursive: true });
-    symlinkSync(TSX_DIR, path.join(stage, 'node_modules', 'tsx'), 'dir');
-  }
-  env.NODE_PATH = [...(require.resolve.paths('@playwright/test') ?? []), env.NODE_PATH].filter(Boolean).join(path.delimiter);
+  copyKit(stage);
   return stage;
+}
+
+/** Copies of an installed kit kept at once: the one in use, and the last others used (another project's, an older version). */
+const COPIES_KEPT = 3;
+
+/**
+ * The installed kit's copy, kept for the next run. Playwright keeps what it compiles by file path: from a new copy on
+ * every run, each run compiled the kit again (an embedded run took 10.6 CPU-s instead of 6.2). The copy lives in a folder
+ * of the user's own (agc-kit-<uid> in the system's temporary folder, used only if it is a real folder, the user's, that no
+ * one else may read or write) and is named by the kit's files (each one's path, size and time of change) and the tsx it
+ * links: a changed kit is a new copy. It is made beside its place and renamed into it, so a run sees a whole copy or none.
+ * Undefined where there is no such folder.
+ * @returns {string | undefined}
+ */
+function keptCopy() {
+  const home = path.join(os.tmpdir(), `agc-kit-${process.geteuid?.() ?? 'user'}`);
+  if (!privateDir(home)) return undefined;
+  const copy = path.join(home, `kit-${kitFingerprint()}`);
+  if (!existsSync(copy)) {
+    const draft = mkdtempSync(`${copy}.draft-`);
+    try {
+      copyKit(draft);
+      renameSync(draft, copy);
+    } catch (error) {
+      rmSync(draft, { recursive: true, force: true });
+      // Another run, started at the same time, renamed its copy into place first: that one is as good.
+      if (!existsSync(copy)) throw error;
+    }
+  }
+  const now = new Date();
+  utimesSync(copy, now, now);
+  pruneCopies(home, copy);
+  return copy;
+}
+
+/** @param {string} dest */
+function copyKit(dest) {
+  cpSync(ROOT, dest, { recursive: true });
+  if (!existsSync(path.join(dest, 'node_modules', 'tsx'))) {
+    mkdirSync(path.join(dest, 'node_modules'), { recursive: true });
+    symlinkSync(TSX_DIR, path.join(dest, 'node_modules', 'tsx'), 'dir');
+  }
+}
+
+/** @returns {string} a hash of the kit's files as they are (path, size, time of change) and of the tsx a copy links */
+function kitFingerprint() {
+  const hash = createHash('sha256').update(`${TSX_DIR}\n`);
+  /** @param {string} dir */
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        const stat = lstatSync(full);
+        hash.update(`${path.relative(ROOT, full)}\0${stat.size}\0${stat.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(ROOT);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Removes the copies beyond the COPIES_KEPT last used, and drafts an hour old (a run that died copying); a draft
+ * younger than that may be another run's, copying now.
+ * @param {string} home
+ * @param {string} inUse
+ */
+function pruneCopies(home, inUse) {
+  try {
+    const entries = readdirSync(home).map((name) => ({ full: path.join(home, name), name, mtimeMs: lstatSync(path.join(home, name)).mtimeMs }));
+    const old = entries.filter((e) => e.name.includes('.draft-') && Date.now() - e.mtimeMs > 3_600_000);
+    const copies = entries.filter((e) => !e.name.includes('.draft-') && e.full !== inUse).sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const e of [...old, ...copies.slice(COPIES_KEPT - 1)]) rmSync(e.full, { recursive: true, force: true });
+  } catch {
+    // Tidying is no reason to fail a run.
+  }
+}
+
+/**
+ * @param {string} dir
+ * @returns {boolean} the folder exists or is made, is a real folder (no link), the user's, and no one else may read or write it
+ */
+function privateDir(dir) {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(dir);
+    const uid = process.geteuid?.();
+    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

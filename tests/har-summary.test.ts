@@ -1,165 +1,28 @@
 /**
  * exchanges.har and summary.md: the evidence in the format HTTP tools read, and the verdict in the
- * Markdown a CI job's page shows. The HAR is validated against the required fields of HAR 1.2
- * (below, as a JSON Schema), for reporters fed directly and for real runs, failing and conformant;
- * summary.md is checked for its verdict line, one line per failed MUST, hostile text made inert,
- * and its copy appended to GITHUB_STEP_SUMMARY.
+ * Markdown a CI job's page shows, from the reporters fed directly. The HAR is validated against the
+ * required fields of HAR 1.2 (tests/har-schema.ts); summary.md is checked for its verdict line, one
+ * line per failed MUST, hostile text made inert, and its copy appended to GITHUB_STEP_SUMMARY. Real
+ * runs, failing and conformant, write both too: tests/reports.test.ts judges them on the runs it shares.
  */
 import { test, expect } from './fixtures';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { defaultHooks, type ReferenceHooks } from '../reference/server';
 import { evidenceJson } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
 import { ANNOTATION, ATTACHMENT } from '../facts/record';
 import { loadCatalogue } from '../schemas/requirements';
-import HarReporter, { type Har } from '../reporters/har';
+import HarReporter from '../reporters/har';
 import SummaryReporter, { md } from '../reporters/summary';
 import JsonReporter from '../reporters/json';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { readJson, referenceTokenEnv, ROOT, runPlaywright } from './harness';
+import { readJson, ROOT } from './harness';
+import { expectValidHar } from './har-schema';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);
-
-// ------------------------------------------------------------------ HAR 1.2, as a JSON Schema
-
-/** A name/value pair: headers, query parameters, cookies. */
-const pair = { type: 'object', required: ['name', 'value'], properties: { name: { type: 'string' }, value: { type: 'string' }, comment: { type: 'string' } } };
-/** HAR 1.2 allows custom fields whose names start with an underscore, and no other unknown field. */
-const custom = { patternProperties: { '^_': {} }, additionalProperties: false };
-const size = { type: 'integer', minimum: -1 };
-
-/** The required fields of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), and the types of the optional ones used here. */
-const HAR_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  required: ['log'],
-  properties: {
-    log: {
-      type: 'object',
-      required: ['version', 'creator', 'entries'],
-      properties: {
-        version: { const: '1.2' },
-        creator: {
-          type: 'object',
-          required: ['name', 'version'],
-          properties: { name: { type: 'string', minLength: 1 }, version: { type: 'string', minLength: 1 } },
-        },
-        browser: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
-        pages: { type: 'array' },
-        entries: { type: 'array', items: { $ref: '#/$defs/entry' } },
-        comment: { type: 'string' },
-      },
-      ...custom,
-    },
-  },
-  $defs: {
-    entry: {
-      type: 'object',
-      required: ['startedDateTime', 'time', 'request', 'response', 'cache', 'timings'],
-      properties: {
-        pageref: { type: 'string' },
-        startedDateTime: { type: 'string', format: 'date-time' },
-        time: { type: 'number', minimum: 0 },
-        request: { $ref: '#/$defs/request' },
-        response: { $ref: '#/$defs/response' },
-        cache: { type: 'object', properties: { beforeRequest: { type: 'object' }, afterRequest: { type: 'object' }, comment: { type: 'string' } } },
-        timings: {
-          type: 'object',
-          required: ['send', 'wait', 'receive'],
-          properties: {
-            blocked: { type: 'number', minimum: -1 },
-            dns: { type: 'number', minimum: -1 },
-            connect: { type: 'number', minimum: -1 },
-            send: { type: 'number', minimum: 0 },
-            wait: { type: 'number', minimum: 0 },
-            receive: { type: 'number', minimum: 0 },
-            ssl: { type: 'number', minimum: -1 },
-            comment: { type: 'string' },
-          },
-        },
-        serverIPAddress: { type: 'string' },
-        connection: { type: 'string' },
-        comment: { type: 'string' },
-      },
-      ...custom,
-    },
-    request: {
-      type: 'object',
-      required: ['method', 'url', 'httpVersion', 'cookies', 'headers', 'queryString', 'headersSize', 'bodySize'],
-      properties: {
-        method: { type: 'string', minLength: 1 },
-        url: { type: 'string', format: 'uri' },
-        httpVersion: { type: 'string' },
-        cookies: { type: 'array', items: pair },
-        headers: { type: 'array', items: pair },
-        queryString: { type: 'array', items: pair },
-        postData: {
-          type: 'object',
-          required: ['mimeType'],
-          properties: { mimeType: { type: 'string' }, text: { type: 'string' }, params: { type: 'array' }, comment: { type: 'string' } },
-          // "text and params fields are mutually exclusive"
-          not: { type: 'object', required: ['text', 'params'], properties: { text: true, params: true } },
-        },
-        headersSize: size,
-        bodySize: size,
-        comment: { type: 'string' },
-      },
-      ...custom,
-    },
-    response: {
-      type: 'object',
-      required: ['status', 'statusText', 'httpVersion', 'cookies', 'headers', 'content', 'redirectURL', 'headersSize', 'bodySize'],
-      properties: {
-        status: { type: 'integer', minimum: 0 },
-        statusText: { type: 'string' },
-        httpVersion: { type: 'string' },
-        cookies: { type: 'array', items: pair },
-        headers: { type: 'array', items: pair },
-        content: {
-          type: 'object',
-          required: ['size', 'mimeType'],
-          properties: {
-            size: { type: 'integer', minimum: -1 },
-            compression: { type: 'integer' },
-            mimeType: { type: 'string' },
-            text: { type: 'string' },
-            encoding: { type: 'string' },
-            comment: { type: 'string' },
-          },
-          ...custom,
-        },
-        redirectURL: { type: 'string' },
-        headersSize: size,
-        bodySize: size,
-        comment: { type: 'string' },
-      },
-      ...custom,
-    },
-  },
-};
-
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats(ajv);
-const validateHar = ajv.compile(HAR_SCHEMA);
-
-/** Reads exchanges.har, and checks it against HAR 1.2 and the sums HAR states (time is the sum of the timings). */
-function expectValidHar(file: string): Har {
-  expect(existsSync(file), `${file} written`).toBe(true);
-  const har = readJson<Har>(file);
-  validateHar(har);
-  expect(validateHar.errors ?? [], `${file} is HAR 1.2`).toEqual([]);
-  for (const entry of har.log.entries) {
-    const { send, wait, receive } = entry.timings;
-    expect(entry.time).toBeCloseTo(send + wait + receive, 6);
-  }
-  return har;
-}
 
 // ------------------------------------------------------------------ reporters fed directly
 
@@ -376,55 +239,4 @@ test('summary.md: the verdict, one safe line per failed MUST and warning, the co
   expect(text).not.toContain('##vso[');
   // Appended after what the job's earlier steps wrote, once.
   expect(readFileSync(stepSummary, 'utf8')).toBe(`# An earlier step\n\n${text}\n`);
-});
-
-// ------------------------------------------------------------------ real runs
-
-/** Ignores the group-type filter: LIST-03 (a MUST) fails. */
-const ignoresGroupType: Partial<ReferenceHooks> = {
-  matchesFilter: (group, filter, ctx) => defaultHooks.matchesFilter(group, { ...filter, groupType: undefined }, ctx),
-};
-
-const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5', AG_SEED: '7' };
-
-test('a failing run writes a valid exchanges.har with the failure exchanges, and summary.md with its failed MUST, appended to GITHUB_STEP_SUMMARY', async ({
-  startReference,
-}, testInfo) => {
-  const server = await startReference({ hooks: ignoresGroupType });
-  const stepSummary = testInfo.outputPath('step_summary.md');
-  const run = await runPlaywright(['test'], { ...referenceTokenEnv(), ...quick, AG_BASE_URL: server.url, GITHUB_STEP_SUMMARY: stepSummary });
-  expect(run.status, run.stdout.slice(-3000)).toBe(1);
-  const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
-  expect(summary.verdict).toBe('non-conformant');
-  const har = expectValidHar(path.join(run.reportDir, 'exchanges.har'));
-  const list = har.log.entries.filter((e) => e._evidenceOf.some((x) => x.requirement === 'LIST-03'));
-  expect(list.length, 'the LIST-03 failure carries its exchanges').toBeGreaterThan(0);
-  expect(list[0].request.url.startsWith(server.url)).toBe(true);
-  expect(list[0].request.queryString).toContainEqual({ name: 'Action', value: 'ListAssetGroups' });
-  expect(list[0].response.status).toBe(200);
-  // No exchange of a requirement that passed.
-  const failing = new Set(summary.requirements.filter((r) => r.tests.some((t) => t.failures.length)).map((r) => r.id));
-  for (const entry of har.log.entries) for (const x of entry._evidenceOf) expect(failing.has(x.requirement)).toBe(true);
-  const text = readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8');
-  expect(text.split('\n')).toContain('## Asset-group conformance: ❌ non-conformant');
-  const failedMusts = summary.requirements.filter((r) => r.level === 'MUST' && r.status === 'failed').map((r) => r.id);
-  expect(failedMusts).toContain('LIST-03');
-  for (const id of failedMusts) expect(text.split('\n').filter((l) => l.startsWith(`| ${id} |`))).toHaveLength(1);
-  expect(readFileSync(stepSummary, 'utf8')).toBe(`${text}\n`);
-});
-
-test('a conformant run writes a valid exchanges.har with no entries, and a summary.md that says conformant', async ({ referenceServer }) => {
-  const run = await runPlaywright(['test'], { ...referenceTokenEnv(), ...quick, AG_BASE_URL: referenceServer.url });
-  expect(run.status, run.stdout.slice(-3000)).toBe(0);
-  const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
-  expect(summary.verdict).toBe('conformant');
-  const har = expectValidHar(path.join(run.reportDir, 'exchanges.har'));
-  // The reference server fails nothing; were a SHOULD or MAY to fail, its exchanges would be here, and only they.
-  const held = summary.requirements.flatMap((r) => r.tests.flatMap((t) => t.failures.filter((f) => f.exchange)));
-  expect(har.log.entries).toHaveLength(held.length);
-  const text = readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8');
-  expect(text.split('\n')[0]).toBe('## Asset-group conformance: ✅ conformant');
-  expect(text).toContain('**Verdict: conformant**');
-  expect(text).not.toContain('### Failed MUSTs');
-  rmSync(run.reportDir, { recursive: true, force: true });
 });

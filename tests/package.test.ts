@@ -7,7 +7,7 @@
 // ./conformance-report/ in that project and exits with the verdict, `npx agc profile discover`
 // starts from the installed discover/.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
@@ -126,6 +126,15 @@ test('the packed kit installs into an empty project, where `npx agc run` (embedd
 async function packInstallAndRun(work: string): Promise<void> {
   const project = path.join(work, 'project');
   mkdirSync(project);
+  // The installed kit's runs get a temporary folder of their own, to find the copy of the kit they keep there.
+  const tmpdir = path.join(work, 'tmp');
+  mkdirSync(tmpdir);
+  const projectEnv = (extra: Record<string, string> = {}) => kitEnv({ TMPDIR: tmpdir, ...extra });
+  const keptCopies = () => {
+    const home = path.join(tmpdir, `agc-kit-${process.geteuid?.()}`);
+    return existsSync(home) ? readdirSync(home).map((name) => ({ name, ino: statSync(path.join(home, name)).ino })) : [];
+  };
+  let firstCopy: { name: string; ino: number } | undefined;
 
   const tarball = await test.step('npm pack', async () => {
     const done = await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, env: kitEnv(), timeoutMs: 60_000 });
@@ -158,7 +167,7 @@ async function packInstallAndRun(work: string): Promise<void> {
   await test.step('npx agc run, no --base-url: the embedded reference server is conformant, exit 0', async () => {
     const done = await exec('npx', ['--no', 'agc', 'run', ...ONE_WORKER], {
       cwd: project,
-      env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7' }),
+      env: projectEnv({ AG_NUM_RUNS: '3', AG_SEED: '7' }),
       timeoutMs: 240_000,
     });
     const summaryPath = path.join(project, 'conformance-report', 'conformance.json');
@@ -169,6 +178,10 @@ async function packInstallAndRun(work: string): Promise<void> {
     expect(done.status, output(done)).toBe(EXIT.ok);
     // The run against the stand-alone server below writes its own reports here.
     rmSync(path.join(project, 'conformance-report'), { recursive: true, force: true });
+    // Playwright compiles no TypeScript below node_modules: the run went from a copy of the kit, kept for the next run.
+    const copies = keptCopies();
+    expect(copies.map((c) => c.name)).toEqual([expect.stringMatching(/^kit-[0-9a-f]{16}$/)]);
+    firstCopy = copies[0];
   });
 
   await test.step('npx agc certify --runs 2, no --base-url: two conformant runs and a certificate that npx agc verify accepts', async () => {
@@ -177,7 +190,7 @@ async function packInstallAndRun(work: string): Promise<void> {
       ['--no', 'agc', 'certify', '--runs', '2', '--seed', '7', '--num-runs', '3', '--report-dir', 'certification', ...ONE_WORKER],
       {
         cwd: project,
-        env: kitEnv(),
+        env: projectEnv(),
         timeoutMs: 300_000,
       },
     );
@@ -230,7 +243,7 @@ async function packInstallAndRun(work: string): Promise<void> {
     await test.step('npx agc run --base-url URL: reports in ./conformance-report/, exit status = verdict', async () => {
       const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', url, ...ONE_WORKER], {
         cwd: project,
-        env: kitEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }),
+        env: projectEnv({ AG_NUM_RUNS: '3', AG_SEED: '7', AG_VISIBILITY_TIMEOUT_MS: '10000' }),
         timeoutMs: 240_000,
       });
       const all = `${done.stdout}\n${done.stderr}`;
@@ -246,6 +259,8 @@ async function packInstallAndRun(work: string): Promise<void> {
       // The other users' and channels' tokens came from the project's .env: their checks were assessed, not skipped.
       for (const id of ['SCOPE-01', 'CHAN-01']) expect(summary.requirements.find((r) => r.id === id)?.status, id).not.toBe('skipped');
       expect(summary.requirements.find((r) => r.id === 'AUTH-01')?.status).toBe('passed');
+      // Every run since the first (the certification's two, this one) went from the copy the first one made.
+      expect(keptCopies(), 'the one copy of the kit, kept since the first run').toEqual([firstCopy]);
     });
   } finally {
     if (reference.exitCode === null && reference.signalCode === null) {

@@ -1,12 +1,13 @@
-import { test, expect } from './fixtures';
+import { test, expect, REFERENCE_DEFAULTS } from './fixtures';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError, defaultHooks, type ReferenceServer, type ReferenceHooks } from '../reference/server';
+import { ApiError, defaultHooks, startReferenceServer, type ReferenceServer, type ReferenceHooks } from '../reference/server';
 import { loadCatalogue } from '../schemas/requirements';
 import { referenceUsers, TOKEN_ROLES } from '../reference/config';
 import { validateReport } from '../schemas';
 import { runPlaywright, readJson, filesBelow, type KitRun } from './harness';
+import { expectValidHar } from './har-schema';
 import type { ConformanceSummary } from '../reporters/verdict';
 
 // Each conformance run here takes a few seconds; these tests are about what the reports say.
@@ -58,74 +59,47 @@ const leakyTarget: Partial<ReferenceHooks> = {
   },
 };
 
-test('a run writes conformance.json, index.html, junit.xml and badge.svg; against the reference server the verdict is conformant', async ({
-  startReference,
-}) => {
+/**
+ * One run against the reference server, judged by the tests of its group (one worker, in order): each
+ * of them asks something else of the same outputs, and a kit run costs about 4 CPU-s.
+ */
+test.describe('a conformant run', () => {
+  test.describe.configure({ mode: 'default' });
   const serverEnv = distinctiveTokens('ok');
-  const server = await startReference({ users: referenceUsers(serverEnv) });
-  const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
-  expect(run.status, run.stdout.slice(-3000)).toBe(0);
-  const summary = expectReportFiles(run);
-  expect(summary.verdict).toBe('conformant');
-  expect(summary.target.baseURL).toBe(server.url);
-  expect(summary.target.service).toBe('media_assets');
-  expect(summary.visibility.samples).toBeGreaterThan(0);
-  expect(summary.requirements.filter((r) => r.level === 'MUST').every((r) => r.status === 'passed')).toBe(true);
-  expect(run.stdout).toContain('Verdict: conformant');
-  const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
-  expect((junit.match(/<testcase /g) ?? []).length).toBe(summary.requirements.length);
-});
+  let server: ReferenceServer | undefined;
+  let run: KitRun;
+  test.beforeAll(async () => {
+    const started = await startReferenceServer({ ...REFERENCE_DEFAULTS, users: referenceUsers(serverEnv) });
+    server = started;
+    run = await runPlaywright(['test'], kitEnv(started, serverEnv));
+  });
+  test.afterAll(async () => server?.close());
 
-test('a failing target gives non-conformant with evidence, and no file the run writes contains a token', async ({ startReference }) => {
-  const serverEnv = distinctiveTokens('leak');
-  const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
-  const run = await runPlaywright(['test'], kitEnv(server, serverEnv));
-  expect(run.status).not.toBe(0);
-  const summary = expectReportFiles(run);
-  expect(summary.verdict).toBe('non-conformant');
-  expect(statuses(summary)['LIST-03']).toBe('failed');
-  expect(statuses(summary)['ERR-02'], "the wrong kind is ERR-02's finding, wherever it is noticed").toBe('failed');
-  expect(statuses(summary)['AUTH-03']).toBe('blocked');
-  const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
-  expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
-  // The target echoed `Basic <token>` back; the kit must have blotted it out of its evidence.
-  const written = [...filesBelow(run.reportDir), ...filesBelow(run.outputDir)];
-  expect(written.length).toBeGreaterThan(3);
-  const leaks: string[] = [];
-  for (const file of written) {
-    const text = readFileSync(file).toString('latin1');
-    for (const token of Object.values(serverEnv)) if (text.includes(token)) leaks.push(`${path.relative(run.reportDir, file)} contains ${token}`);
-  }
-  for (const token of Object.values(serverEnv)) if (run.stdout.includes(token) || run.stderr.includes(token)) leaks.push(`console output contains ${token}`);
-  expect(leaks).toEqual([]);
-  expect(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')).toContain('<redacted token>');
-});
+  test('a run writes conformance.json, index.html, junit.xml and badge.svg; against the reference server the verdict is conformant', () => {
+    expect(run.status, run.stdout.slice(-3000)).toBe(0);
+    const summary = expectReportFiles(run);
+    expect(summary.verdict).toBe('conformant');
+    expect(summary.target.baseURL).toBe(server!.url);
+    expect(summary.target.service).toBe('media_assets');
+    expect(summary.visibility.samples).toBeGreaterThan(0);
+    expect(summary.requirements.filter((r) => r.level === 'MUST').every((r) => r.status === 'passed')).toBe(true);
+    expect(run.stdout).toContain('Verdict: conformant');
+    const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
+    expect((junit.match(/<testcase /g) ?? []).length).toBe(summary.requirements.length);
+  });
 
-test('two shards merged give the same verdict and requirement statuses as one run', async ({ startReference }) => {
-  const serverEnv = distinctiveTokens('shard');
-  const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
-  const env = kitEnv(server, serverEnv);
-  const work = mkdtempSync(path.join(os.tmpdir(), 'agc-shards-'));
-  const blobDir = path.join(work, 'blob');
-  const [single, ...shards] = await Promise.all([
-    runPlaywright(['test'], env),
-    // Each shard writes its own folder (the blob reporter empties its folder first), as CI jobs would.
-    runPlaywright(['test', '--shard=1/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-1` }),
-    runPlaywright(['test', '--shard=2/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-2` }),
-  ]);
-  mkdirSync(blobDir);
-  for (const [i, shard] of shards.entries()) {
-    expect(shard.stderr).not.toContain('Error:');
-    for (const file of readdirSync(`${blobDir}-${i + 1}`)) copyFileSync(path.join(`${blobDir}-${i + 1}`, file), path.join(blobDir, file));
-  }
-  expect(readdirSync(blobDir).length, 'one blob per shard').toBe(2);
-  const merged = await runPlaywright(['merge-reports', '--config', 'playwright.config.ts', blobDir], { AG_REPORT_DIR: path.join(work, 'merged') });
-  const one = expectReportFiles(single);
-  const both = expectReportFiles(merged);
-  expect(one.verdict).toBe('non-conformant');
-  expect(statuses(one)['LIST-03']).toBe('failed');
-  expect(both.verdict).toBe(one.verdict);
-  expect(statuses(both)).toEqual(statuses(one));
+  test('a conformant run writes a valid exchanges.har with no entries, and a summary.md that says conformant', () => {
+    const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
+    expect(summary.verdict).toBe('conformant');
+    const har = expectValidHar(path.join(run.reportDir, 'exchanges.har'));
+    // The reference server fails nothing; were a SHOULD or MAY to fail, its exchanges would be here, and only they.
+    const held = summary.requirements.flatMap((r) => r.tests.flatMap((t) => t.failures.filter((f) => f.exchange)));
+    expect(har.log.entries).toHaveLength(held.length);
+    const text = readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8');
+    expect(text.split('\n')[0]).toBe('## Asset-group conformance: ✅ conformant');
+    expect(text).toContain('**Verdict: conformant**');
+    expect(text).not.toContain('### Failed MUSTs');
+  });
 });
 
 /** A previous run in which LIST-03 passed and PAGE-06 failed, under another profile file: the page must say what changed. */
@@ -148,65 +122,156 @@ function baselineFile(dir: string): string {
   return file;
 }
 
-test('index.html of a failing run opens with its failures and what changed since the baseline, in a real browser, with no colour codes and no console errors', async ({
-  startReference,
-}, testInfo) => {
-  const chromium = '/usr/bin/chromium';
-  // In CI the browser is part of the contract (.ci/run installs it); elsewhere its absence is a reason to skip.
-  test.skip(!existsSync(chromium) && !process.env.CI, `${chromium} is not installed (.ci/run installs Debian's chromium)`);
-  const serverEnv = distinctiveTokens('html');
-  const server = await startReference({ users: referenceUsers(serverEnv), hooks: leakyTarget });
-  const run = await runPlaywright(['test'], { ...kitEnv(server, serverEnv), AG_BASELINE: baselineFile(testInfo.outputPath()) });
-  const summary = expectReportFiles(run);
-  expect(summary.baseline?.newlyFailing).toEqual(expect.arrayContaining(['LIST-03', 'ERR-02']));
-  expect(readFileSync(path.join(run.reportDir, 'index.html'), 'utf8')).not.toMatch(/\u001b|\[\d+m/);
-  expect(run.stdout).toContain('Since the baseline of 2026-01-01T03:17:00.000Z: newly failing: ');
-  const { chromium: launcher } = await import('@playwright/test');
-  const browser = await launcher.launch({
-    executablePath: chromium,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+/**
+ * One run against a failing target (leakyTarget), with a baseline and a job summary file as a CI job has them, judged by the
+ * tests of its group: what the run writes, the shards that must agree with it, its page in a browser, its HAR and summary.md.
+ */
+test.describe('a failing run', () => {
+  test.describe.configure({ mode: 'default' });
+  const serverEnv = distinctiveTokens('leak');
+  let work: string;
+  let stepSummary: string;
+  let server: ReferenceServer | undefined;
+  let run: KitRun;
+  test.beforeAll(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'agc-failing-'));
+    stepSummary = path.join(work, 'step_summary.md');
+    const started = await startReferenceServer({ ...REFERENCE_DEFAULTS, users: referenceUsers(serverEnv), hooks: leakyTarget });
+    server = started;
+    run = await runPlaywright(['test'], { ...kitEnv(started, serverEnv), AG_BASELINE: baselineFile(work), GITHUB_STEP_SUMMARY: stepSummary });
   });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    page.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('request', (request) => !request.url().startsWith('file:') && problems.push(`network request to ${request.url()}`));
-    await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not conformant');
-    // What changed, then the failed MUSTs, in that order, before anything else.
-    const headings = await page.locator('main > section > h2, main > div > h2, main > .since').allInnerTexts();
-    expect(headings[0]).toMatch(/^Since the run of 2026-01-01T03:17:00.000Z/);
-    expect(headings[1]).toMatch(/^Failed MUSTs \(\d+\)$/);
-    await expect(page.locator('#since-baseline')).toContainText('Newly failing: ');
-    await expect(page.locator('#since-baseline')).toContainText('Fixed: PAGE-06');
-    await expect(page.locator('#since-baseline')).toContainText('The spec changed in between');
-    const failure = page.locator('.failure').first();
-    await expect(failure).toBeVisible();
-    await expect(failure).toContainText('Received');
-    await expect(failure).toContainText('How to fix');
-    await expect(failure.locator('pre').first()).toContainText('POST');
-    await expect(page.locator('.card').first()).toContainText('The spec says');
-    // The first failure starts on the first screen: nobody scrolls past the passes to find it.
-    const top = (await page.locator('.card').first().boundingBox())!.y;
-    expect(top).toBeLessThan(900);
-    expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/\u001b|\[\d+m/);
-    await page.screenshot({ path: testInfo.outputPath('report-desktop.png'), fullPage: false });
-    // Keyboard: the first Tab reaches the skip link, and it leads to the failures.
-    await page.keyboard.press('Tab');
-    await expect(page.locator('a.skip')).toBeFocused();
-    await expect(page.locator('a.skip')).toHaveAttribute('href', '#failed-musts');
-    // Phone width: nothing wider than the screen.
-    await page.setViewportSize({ width: 390, height: 844 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(1);
-    await page.screenshot({ path: testInfo.outputPath('report-phone.png') });
-    // The badge renders on its own, as a README would show it.
-    await page.setViewportSize({ width: 520, height: 40 });
-    await page.goto(`file://${path.join(run.reportDir, 'badge.svg')}`);
-    await page.screenshot({ path: testInfo.outputPath('badge.png') });
-    expect(problems).toEqual([]);
-  } finally {
-    await browser.close();
-  }
+  test.afterAll(async () => server?.close());
+
+  test('a failing target gives non-conformant with evidence, and no file the run writes contains a token', () => {
+    expect(run.status).not.toBe(0);
+    const summary = expectReportFiles(run);
+    expect(summary.verdict).toBe('non-conformant');
+    expect(statuses(summary)['LIST-03']).toBe('failed');
+    expect(statuses(summary)['ERR-02'], "the wrong kind is ERR-02's finding, wherever it is noticed").toBe('failed');
+    expect(statuses(summary)['AUTH-03']).toBe('blocked');
+    const evidence = summary.requirements.find((r) => r.id === 'LIST-03')!.tests.flatMap((t) => t.failures);
+    expect(evidence[0]?.exchange, 'the failure carries its exchange').toBeTruthy();
+    // The target echoed `Basic <token>` back; the kit must have blotted it out of its evidence.
+    const written = [...filesBelow(run.reportDir), ...filesBelow(run.outputDir), stepSummary];
+    expect(written.length).toBeGreaterThan(3);
+    const leaks: string[] = [];
+    for (const file of written) {
+      const text = readFileSync(file).toString('latin1');
+      for (const token of Object.values(serverEnv)) if (text.includes(token)) leaks.push(`${path.relative(run.reportDir, file)} contains ${token}`);
+    }
+    for (const token of Object.values(serverEnv)) if (run.stdout.includes(token) || run.stderr.includes(token)) leaks.push(`console output contains ${token}`);
+    expect(leaks).toEqual([]);
+    expect(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')).toContain('<redacted token>');
+  });
+
+  test('two shards merged give the same verdict and requirement statuses as one run', async () => {
+    const env = kitEnv(server!, serverEnv);
+    const blobDir = path.join(work, 'blob');
+    const shards = await Promise.all([
+      // Each shard writes its own folder (the blob reporter empties its folder first), as CI jobs would.
+      runPlaywright(['test', '--shard=1/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-1` }),
+      runPlaywright(['test', '--shard=2/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-2` }),
+    ]);
+    mkdirSync(blobDir);
+    for (const [i, shard] of shards.entries()) {
+      expect(shard.stderr).not.toContain('Error:');
+      for (const file of readdirSync(`${blobDir}-${i + 1}`)) copyFileSync(path.join(`${blobDir}-${i + 1}`, file), path.join(blobDir, file));
+    }
+    expect(readdirSync(blobDir).length, 'one blob per shard').toBe(2);
+    const merged = await runPlaywright(['merge-reports', '--config', 'playwright.config.ts', blobDir], { AG_REPORT_DIR: path.join(work, 'merged') });
+    // The one run is the group's: its baseline says what changed, and changes no status.
+    const one = expectReportFiles(run);
+    const both = expectReportFiles(merged);
+    expect(one.verdict).toBe('non-conformant');
+    expect(statuses(one)['LIST-03']).toBe('failed');
+    expect(both.verdict).toBe(one.verdict);
+    expect(statuses(both)).toEqual(statuses(one));
+  });
+
+  test('index.html of a failing run opens with its failures and what changed since the baseline, in a real browser, with no colour codes and no console errors', async ({}, testInfo) => {
+    const chromium = '/usr/bin/chromium';
+    // In CI the browser is part of the contract (.ci/run installs it); elsewhere its absence is a reason to skip.
+    test.skip(!existsSync(chromium) && !process.env.CI, `${chromium} is not installed (.ci/run installs Debian's chromium)`);
+    const summary = expectReportFiles(run);
+    expect(summary.baseline?.newlyFailing).toEqual(expect.arrayContaining(['LIST-03', 'ERR-02']));
+    expect(readFileSync(path.join(run.reportDir, 'index.html'), 'utf8')).not.toMatch(/\u001b|\[\d+m/);
+    expect(run.stdout).toContain('Since the baseline of 2026-01-01T03:17:00.000Z: newly failing: ');
+    const { chromium: launcher } = await import('@playwright/test');
+    const browser = await launcher.launch({
+      executablePath: chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const problems: string[] = [];
+      page.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('request', (request) => !request.url().startsWith('file:') && problems.push(`network request to ${request.url()}`));
+      await page.goto(`file://${path.join(run.reportDir, 'index.html')}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not conformant');
+      // What changed, then the failed MUSTs, in that order, before anything else.
+      const headings = await page.locator('main > section > h2, main > div > h2, main > .since').allInnerTexts();
+      expect(headings[0]).toMatch(/^Since the run of 2026-01-01T03:17:00.000Z/);
+      expect(headings[1]).toMatch(/^Failed MUSTs \(\d+\)$/);
+      await expect(page.locator('#since-baseline')).toContainText('Newly failing: ');
+      await expect(page.locator('#since-baseline')).toContainText('Fixed: PAGE-06');
+      await expect(page.locator('#since-baseline')).toContainText('The spec changed in between');
+      const failure = page.locator('.failure').first();
+      await expect(failure).toBeVisible();
+      await expect(failure).toContainText('Received');
+      await expect(failure).toContainText('How to fix');
+      await expect(failure.locator('pre').first()).toContainText('POST');
+      await expect(page.locator('.card').first()).toContainText('The spec says');
+      // The first failure starts on the first screen: nobody scrolls past the passes to find it.
+      const top = (await page.locator('.card').first().boundingBox())!.y;
+      expect(top).toBeLessThan(900);
+      expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/\u001b|\[\d+m/);
+      await page.screenshot({ path: testInfo.outputPath('report-desktop.png'), fullPage: false });
+      // Keyboard: the first Tab reaches the skip link, and it leads to the failures.
+      await page.keyboard.press('Tab');
+      await expect(page.locator('a.skip')).toBeFocused();
+      await expect(page.locator('a.skip')).toHaveAttribute('href', '#failed-musts');
+      // Phone width: nothing wider than the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await page.screenshot({ path: testInfo.outputPath('report-phone.png') });
+      // The badge renders on its own, as a README would show it.
+      await page.setViewportSize({ width: 520, height: 40 });
+      await page.goto(`file://${path.join(run.reportDir, 'badge.svg')}`);
+      await page.screenshot({ path: testInfo.outputPath('badge.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('a failing run writes a valid exchanges.har with the failure exchanges, and summary.md with its failed MUST, appended to GITHUB_STEP_SUMMARY', () => {
+    expect(run.status, run.stdout.slice(-3000)).toBe(1);
+    const summary = readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json'));
+    expect(summary.verdict).toBe('non-conformant');
+    const har = expectValidHar(path.join(run.reportDir, 'exchanges.har'));
+    const list = har.log.entries.filter((e) => e._evidenceOf.some((x) => x.requirement === 'LIST-03'));
+    expect(list.length, 'the LIST-03 failure carries its exchanges').toBeGreaterThan(0);
+    expect(list[0].request.url.startsWith(server!.url)).toBe(true);
+    expect(list[0].request.queryString).toContainEqual({ name: 'Action', value: 'ListAssetGroups' });
+    expect(list[0].response.status).toBe(200);
+    // No exchange of a requirement that passed.
+    const failing = new Set(summary.requirements.filter((r) => r.tests.some((t) => t.failures.length)).map((r) => r.id));
+    for (const entry of har.log.entries) for (const x of entry._evidenceOf) expect(failing.has(x.requirement)).toBe(true);
+    const text = readFileSync(path.join(run.reportDir, 'summary.md'), 'utf8');
+    expect(text.split('\n')).toContain('## Asset-group conformance: ❌ non-conformant');
+    const failedMusts = summary.requirements.filter((r) => r.level === 'MUST' && r.status === 'failed').map((r) => r.id);
+    expect(failedMusts).toContain('LIST-03');
+    for (const id of failedMusts) expect(text.split('\n').filter((l) => l.startsWith(`| ${id} |`))).toHaveLength(1);
+    expect(readFileSync(stepSummary, 'utf8')).toBe(`${text}\n`);
+  });
 });
