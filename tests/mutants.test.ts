@@ -147,25 +147,32 @@ const CASE_SENSITIVE_NAME_MUTANTS = ['filteredNoMatchIs404', 'nameFilterIgnored'
 // Not longNameTruncated: it cuts at 60 code points, and 64 UTF-16 units of text of every plane are fewer.
 const LENGTH_UNIT_MUTANTS = ['unicodeNormalised', 'astralCharsReplaced', 'emptyTitleDefaulted'];
 
-/** Mutants run against a profile variant, served and stated, in shared Playwright runs: each must still fail exactly what it fails under the reference profile. */
-function mutantsUnder(title: string, variantName: string, names: string[], label: string, under: string): void {
-  test.describe(title, () => {
-    test.setTimeout(180_000);
-    const variant = PROFILE_VARIANTS.find((v) => v.name === variantName)!;
-    const server = { profile: profileFromOverride(variant.profile, variant.name) };
-    // One profile for all of them: they share Playwright runs as the matrix does.
-    inBatches(
-      names.map((name) => MUTANTS.find((m) => m.name === name)!),
-      (m) => ({ label: `${label}-${m.name}`, hooks: m.hooks, server }),
-      (m, runOf) => mutantTest(m, async () => ranWith(variantName, await runOf()), under),
-      { kitProfile: variant.profile },
-    );
-  });
-}
+/** Mutants run against a profile variant, served and stated: each must still fail exactly what it fails under the reference profile. */
+const UNDER_VARIANTS: { variantName: string; names: string[]; label: string; under: string }[] = [
+  { variantName: 'oneIdFilter', names: ONE_ID_MUTANTS, label: 'one', under: 'under list.idFilterTakes: one' },
+  { variantName: 'caseSensitiveSubstring', names: CASE_SENSITIVE_NAME_MUTANTS, label: 'case', under: 'under list.nameMatch: substring' },
+  { variantName: 'utf16Lengths', names: LENGTH_UNIT_MUTANTS, label: 'utf16', under: 'under create.lengthUnit: utf16' },
+];
 
-mutantsUnder('mutants under a one-Id filter', 'oneIdFilter', ONE_ID_MUTANTS, 'one', 'under list.idFilterTakes: one');
-mutantsUnder('mutants under a case-sensitive name filter', 'caseSensitiveSubstring', CASE_SENSITIVE_NAME_MUTANTS, 'case', 'under list.nameMatch: substring');
-mutantsUnder('mutants under a stated length unit', 'utf16Lengths', LENGTH_UNIT_MUTANTS, 'utf16', 'under create.lengthUnit: utf16');
+// All of them share Playwright runs, each server judged by its own variant's profile (BatchEntry.kitProfile): a run costs
+// its runner's and worker's start whatever it holds, and each variant's few mutants made three small runs of their own.
+test.describe('mutants under a profile variant', () => {
+  test.setTimeout(180_000);
+  const items = UNDER_VARIANTS.flatMap(({ variantName, names, label, under }) => {
+    const variant = PROFILE_VARIANTS.find((v) => v.name === variantName)!;
+    return names.map((name) => ({ mutant: MUTANTS.find((m) => m.name === name)!, variant, label, under }));
+  });
+  inBatches(
+    items,
+    ({ mutant, variant, label }) => ({
+      label: `${label}-${mutant.name}`,
+      hooks: mutant.hooks,
+      server: { profile: profileFromOverride(variant.profile, variant.name) },
+      kitProfile: variant.profile,
+    }),
+    ({ mutant, variant, under }, runOf) => mutantTest(mutant, async () => ranWith(variant.name, await runOf()), under),
+  );
+});
 
 /**
  * A one-Id filter and a Name filter that matches whole Names (Sinatra, Fastify and Mojolicious servers built blind

@@ -254,6 +254,8 @@ export interface BatchEntry {
   server?: Pick<ReferenceOptions, 'profile'>;
   /** A profile file the kit judges this server by (a drafted one), instead of the batch's. */
   profilePath?: string;
+  /** A profile the kit judges this server by, instead of the batch's: servers judged by different profiles share a batch. */
+  kitProfile?: Record<string, unknown>;
 }
 
 /**
@@ -266,11 +268,22 @@ export interface BatchEntry {
 export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOptions, 'kitProfile'> = {}): Promise<Map<string, SuiteRun>> {
   const started = performance.now();
   const work = mkdtempSync(path.join(os.tmpdir(), 'agc-batch-'));
-  const targets: { entry: BatchEntry; server: Awaited<ReturnType<typeof startReferenceServer>>; runId: string; reportDir: string }[] = [];
+  const targets: {
+    entry: BatchEntry;
+    server: Awaited<ReturnType<typeof startReferenceServer>>;
+    runId: string;
+    reportDir: string;
+    profilePath: string | undefined;
+  }[] = [];
   try {
     for (const entry of entries) {
       const server = await startReferenceServer({ hooks: entry.hooks, lagMs: RUN.lagMs, createRate: null, port: 0, ...entry.server });
-      targets.push({ entry, server, runId: newRunId(), reportDir: path.join(work, entry.label, 'report') });
+      let profilePath = entry.profilePath;
+      if (!profilePath && entry.kitProfile) {
+        profilePath = path.join(work, `${entry.label}.profile.yaml`);
+        writeFileSync(profilePath, YAML.stringify(entry.kitProfile));
+      }
+      targets.push({ entry, server, runId: newRunId(), reportDir: path.join(work, entry.label, 'report'), profilePath });
     }
     const env = childEnv(targets[0].server.url, targets[0].runId, work);
     env[MATRIX_VARIABLE] = JSON.stringify(
@@ -279,7 +292,7 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
         baseURL: t.server.url,
         runId: t.runId,
         reportDir: t.reportDir,
-        profilePath: t.entry.profilePath,
+        profilePath: t.profilePath,
       })),
     );
     // The batch's AG_PROFILE, for every server without a profile of its own (MatrixTarget.profilePath).
@@ -293,7 +306,14 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
     if (report.errors?.length) {
       const alone = new Map<string, SuiteRun>();
       for (const entry of entries)
-        alone.set(entry.label, await runSuites(entry.label, entry.hooks, entry.server, { ...options, profilePath: entry.profilePath }));
+        alone.set(
+          entry.label,
+          await runSuites(entry.label, entry.hooks, entry.server, {
+            ...options,
+            profilePath: entry.profilePath,
+            kitProfile: entry.kitProfile ?? options.kitProfile,
+          }),
+        );
       return alone;
     }
     return new Map(
