@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { EXIT, EXIT_HELP, exitForVerdict } from './exit-codes.mjs';
 import { runChild } from './child.mjs';
+import { privateDir } from './private-dir.cjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Resolved as dependencies, not under ROOT/node_modules: installed into another project, the kit's
@@ -136,21 +137,6 @@ function pruneCopies(home, inUse) {
     for (const e of [...old, ...copies.slice(COPIES_KEPT - 1)]) rmSync(e.full, { recursive: true, force: true });
   } catch {
     // Tidying is no reason to fail a run.
-  }
-}
-
-/**
- * @param {string} dir
- * @returns {boolean} the folder exists or is made, is a real folder (no link), the user's, and no one else may read or write it
- */
-function privateDir(dir) {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(dir);
-    const uid = process.geteuid?.();
-    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o077) === 0;
-  } catch {
-    return false;
   }
 }
 

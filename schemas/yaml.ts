@@ -8,10 +8,11 @@
  * the environment only), so nothing kept here is one.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { privateDir } from '../bin/private-dir.cjs';
 
 /** The parser's version is part of every name: another parser may read a text otherwise. */
 const PARSER = `yaml@${(require('yaml/package.json') as { version: string }).version}`;
@@ -42,18 +43,6 @@ export function parseYamlWith(text: string, dir: string): unknown {
   const json = JSON.stringify(value);
   if (usable && typeof json === 'string' && isDeepStrictEqual(JSON.parse(json), value)) keep(dir, file, json);
   return value;
-}
-
-/** The folder exists or is made, is a real folder (no link), belongs to this user and no one else may read or write it. */
-function privateDir(dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(dir);
-    const uid = process.geteuid?.();
-    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** Written beside and renamed into place: a worker reading at the same moment sees the whole entry or none. */
