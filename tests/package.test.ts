@@ -7,7 +7,7 @@
 // ./conformance-report/ in that project and exits with the verdict, `npx agc profile discover`
 // starts from the installed discover/.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
@@ -261,6 +261,18 @@ async function packInstallAndRun(work: string): Promise<void> {
       expect(summary.requirements.find((r) => r.id === 'AUTH-01')?.status).toBe('passed');
       // Every run since the first (the certification's two, this one) went from the copy the first one made.
       expect(keptCopies(), 'the one copy of the kit, kept since the first run').toEqual([firstCopy]);
+    });
+
+    await test.step('a folder for the copies that others may write is not used: the command gets a copy of its own, removed when it ends', async () => {
+      chmodSync(path.join(tmpdir, `agc-kit-${process.geteuid?.()}`), 0o777);
+      const touched = path.join(project, 'node_modules', 'asset-group-conformance-kit', 'README.md');
+      // A changed kit, so that a copy made there would be a new one.
+      utimesSync(touched, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+      const blobs = path.join(work, 'no-blobs');
+      mkdirSync(blobs);
+      await exec('npx', ['--no', 'agc', 'merge', blobs, '--report-dir', path.join(work, 'merged')], { cwd: project, env: projectEnv(), timeoutMs: 60_000 });
+      expect(keptCopies(), 'nothing new in a folder others may write').toEqual([firstCopy]);
+      expect(readdirSync(tmpdir).filter((name) => name.startsWith('agc-kit-') && name !== `agc-kit-${process.geteuid?.()}`)).toEqual([]);
     });
   } finally {
     if (reference.exitCode === null && reference.signalCode === null) {
