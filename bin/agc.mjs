@@ -68,11 +68,11 @@ const COPIES_KEPT = 3;
 
 /**
  * The installed kit's copy, kept for the next run. Playwright keeps what it compiles by file path: from a new copy on
- * every run, each run compiled the kit again (an installed embedded run took 9.7 CPU-s every time; 10.4 the first and 5.7 after, from a kept copy). The copy lives in a folder
- * of the user's own (agc-kit-<uid> in the system's temporary folder, used only if it is a real folder, the user's, that no
- * one else may read or write) and is named by the kit's files (each one's path, size and time of change) and the tsx it
- * links: a changed kit is a new copy. It is made beside its place and renamed into it, so a run sees a whole copy or none.
- * Undefined where there is no such folder.
+ * every run, each run compiled the kit again (an installed embedded run took 9.7 CPU-s every time; from a kept copy,
+ * 10.4 the first time and 5.7 after). The copy lives in a folder of the user's own (agc-kit-<uid> in the system's
+ * temporary folder, used only if it is a real folder, the user's, that no one else may read or write) and is named by
+ * the kit's files (each one's path, size and time of change) and the tsx it links: a changed kit is a new copy. It is
+ * made beside its place and renamed into it, so a run sees a whole copy or none. Undefined where there is no such folder.
  * @returns {string | undefined}
  */
 function keptCopy() {
