@@ -9,7 +9,20 @@
 // Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
 // TypeScript loader; the commands written in TypeScript run in a child through tsx.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -413,7 +426,9 @@ async function main(argv) {
     if (values.help) return (console.log(usage()), EXIT.ok);
     if (positionals.length !== 1) throw new UsageError("agc merge takes one BLOB_DIR: the folder holding every shard's blob report");
     const blobDir = path.resolve(positionals[0]);
-    if (!existsSync(blobDir)) throw new UsageError(`no blob reports at ${blobDir}`);
+    // Playwright's merge-reports answers a folder without blobs with a stack trace of its own: said here in one line.
+    if (!existsSync(blobDir) || !statSync(blobDir).isDirectory() || !readdirSync(blobDir).some((name) => name.endsWith('.zip')))
+      throw new UsageError(`no blob reports at ${blobDir}`);
     const env = environmentFor(values, MERGE_OPTIONS);
     const reportDir = path.resolve(env.AG_REPORT_DIR || 'conformance-report');
     env.AG_REPORT_DIR = reportDir;

@@ -241,6 +241,8 @@ test('every command exits with the same codes: a usage error is 3 everywhere, an
     ['agc with an unknown command', ['bogus']],
     ['agc run', ['run', '--bogus']],
     ['agc merge', ['merge']],
+    // Playwright's merge-reports would answer it with a stack trace of its own.
+    ['agc merge of a folder without blob reports', ['merge', tmp()]],
     ['agc reference', ['reference', '--bogus']],
     ['agc profile', ['profile', 'bogus']],
     ['agc profile discover', ['profile', 'discover', '--bogus']],

@@ -268,9 +268,13 @@ async function packInstallAndRun(work: string): Promise<void> {
       const touched = path.join(project, 'node_modules', 'asset-group-conformance-kit', 'README.md');
       // A changed kit, so that a copy made there would be a new one.
       utimesSync(touched, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
-      const blobs = path.join(work, 'no-blobs');
-      mkdirSync(blobs);
-      await exec('npx', ['--no', 'agc', 'merge', blobs, '--report-dir', path.join(work, 'merged')], { cwd: project, env: projectEnv(), timeoutMs: 60_000 });
+      // A run that ends quickly, against a target that is down: incomplete, from the copy it made for itself.
+      const done = await exec('npx', ['--no', 'agc', 'run', '--base-url', 'http://127.0.0.1:9', '--report-dir', path.join(work, 'down'), ...ONE_WORKER], {
+        cwd: project,
+        env: projectEnv({ AG_TOKEN: 'x' }),
+        timeoutMs: 60_000,
+      });
+      expect(done.status, output(done)).toBe(EXIT.incomplete);
       expect(keptCopies(), 'nothing new in a folder others may write').toEqual([firstCopy]);
       expect(readdirSync(tmpdir).filter((name) => name.startsWith('agc-kit-') && name !== `agc-kit-${process.geteuid?.()}`)).toEqual([]);
     });
