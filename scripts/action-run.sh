@@ -4,7 +4,7 @@
 # only once the outputs and the job summary are written.
 #
 # Reads (set by action.yml from its inputs; a composite action gets no INPUT_* of its own):
-#   INPUT_BASE_URL (required), INPUT_PROFILE, INPUT_WAIVERS, INPUT_REPORT_DIR, INPUT_BASELINE
+#   INPUT_BASE_URL (required), INPUT_PROFILE, INPUT_WAIVERS, INPUT_REPORT_DIR, INPUT_BASELINE, INPUT_WORKERS
 # and what the runner sets: GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP (all optional here, so
 # the script also runs on a workstation). Tokens are never inputs: AG_TOKEN, AG_TOKEN_OTHER_USER,
 # AG_TOKEN_CHANNEL_A and AG_TOKEN_CHANNEL_B come from the step's `env:`, as the kit reads them.
@@ -36,6 +36,7 @@ else
   [ -n "${INPUT_PROFILE:-}" ] && args+=(--profile "$INPUT_PROFILE")
   [ -n "${INPUT_WAIVERS:-}" ] && args+=(--waivers "$INPUT_WAIVERS")
   [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
+  [ -n "${INPUT_WORKERS:-}" ] && args+=(--workers "$INPUT_WORKERS")
   # No verdict or summary of an earlier run in this folder may pass for this run's.
   rm -f "$report_dir/conformance.json" "$report_dir/summary.md"
   # The kit's summary reporter appends to GITHUB_STEP_SUMMARY by itself; this script does it below

@@ -199,7 +199,8 @@ test('against the reference server: exit 0, verdict and report-dir written, summ
   referenceServer,
 }) => {
   const run = await runAction(
-    { 'base-url': referenceServer.url, 'report-dir': 'out/conformance' },
+    // One worker: the self-test runs two kit runs side by side on two cores (tests/harness.ts, runAgc).
+    { 'base-url': referenceServer.url, 'report-dir': 'out/conformance', workers: '1' },
     // Kept, so that where the run's private folder went can be seen.
     { ...referenceTokenEnv(), ...quick, AG_KEEP_TEMP: '1' },
   );
@@ -236,14 +237,22 @@ test('against an unreachable base URL: exit 2, verdict incomplete, the outputs a
   rmSync(path.dirname(run.workspace), { recursive: true, force: true });
 });
 
-test('without a token, or without a base URL: exit 3, verdict error, the outputs written and the summary saying why', async ({ referenceServer }) => {
-  const [noToken, noBaseUrl] = await Promise.all([runAction({ 'base-url': referenceServer.url }, quick), runAction({}, { ...referenceTokenEnv(), ...quick })]);
-  for (const run of [noToken, noBaseUrl]) {
+test('without a token, without a base URL, or with workers that is not a number: exit 3, verdict error, the outputs written and the summary saying why', async ({
+  referenceServer,
+}) => {
+  const [noToken, noBaseUrl, badWorkers] = await Promise.all([
+    runAction({ 'base-url': referenceServer.url }, quick),
+    runAction({}, { ...referenceTokenEnv(), ...quick }),
+    runAction({ 'base-url': referenceServer.url, workers: 'three' }, { ...referenceTokenEnv(), ...quick }),
+  ]);
+  for (const run of [noToken, noBaseUrl, badWorkers]) {
     expect(run.status, log(run)).toBe(EXIT.error);
     expect(run.outputs).toEqual({ verdict: 'error', 'report-dir': path.join(run.workspace, 'conformance-report') });
     expect(run.stepSummary).toBe('# An earlier step\n\n## Asset-group conformance: error\n\nThe kit wrote no summary (exit 3): see the step log.\n\n');
   }
   expect(noToken.stderr).toContain('AG_TOKEN');
   expect(noBaseUrl.stderr).toContain('the base-url input is required');
-  for (const run of [noToken, noBaseUrl]) rmSync(path.dirname(run.workspace), { recursive: true, force: true });
+  // The input reaches agc run as --workers, which checks it.
+  expect(badWorkers.stderr).toContain('--workers must be a positive whole number, not three');
+  for (const run of [noToken, noBaseUrl, badWorkers]) rmSync(path.dirname(run.workspace), { recursive: true, force: true });
 });

@@ -12,8 +12,13 @@ const catalogue = loadCatalogue();
 const SPEC_COPY = path.join(ROOT, 'spec', 'asset-group-interface.md');
 const UPSTREAM_SPEC = path.resolve(ROOT, '..', 'shared', 'spec-source', 'asset-group-interface.md');
 
-/** The conformance suites as Playwright itself sees them: titles and annotations, nothing run. */
+/**
+ * The conformance suites as Playwright itself sees them: titles and annotations, nothing run. Listed once for the three
+ * tests that read it (a group of its own, one worker): each listing is a Playwright runner's start, about 1.8 CPU-s.
+ */
+let listed: ReportedTest[] | undefined;
 function listSuites(): ReportedTest[] {
+  if (listed) return listed;
   const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
     cwd: ROOT,
     // A base URL stops the config from starting the reference server just to list tests. The developer's own AG_ and
@@ -22,7 +27,8 @@ function listSuites(): ReportedTest[] {
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0);
-  return testsOfReport(JSON.parse(run.stdout) as JsonReport);
+  listed = testsOfReport(JSON.parse(run.stdout) as JsonReport);
+  return listed;
 }
 
 test('the catalogue declares exactly the twelve families', () => {
@@ -128,39 +134,43 @@ test('every "not shown" point of the spec is listed as NOT-ASSESSED', () => {
   expect(missing, 'spec lines saying "not shown" that no NOT-ASSESSED or profile entry quotes').toEqual([]);
 });
 
-test('every conformance test starts its title with a known requirement ID and carries it as an annotation', () => {
-  const known = new Set(catalogue.requirements.map((r) => r.id));
-  const problems: string[] = [];
-  for (const t of listSuites()) {
-    const id = /^([A-Z]+-\d{2}) /.exec(t.title)?.[1];
-    const annotated = t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description);
-    if (!id) problems.push(`${t.file}: "${t.title}" does not start with a requirement ID`);
-    else if (!known.has(id)) problems.push(`${t.file}: "${t.title}" cites unknown ID ${id}`);
-    else if (annotated.length !== 1 || annotated[0] !== id)
-      problems.push(`${t.file}: "${t.title}" has requirement annotations ${JSON.stringify(annotated)}, expected ["${id}"]`);
-    const entry = catalogue.requirements.find((r) => r.id === id);
-    if (entry?.level === 'NOT-ASSESSED') problems.push(`${t.file}: "${t.title}" tests a NOT-ASSESSED point`);
-  }
-  expect(problems).toEqual([]);
-});
+test.describe('the conformance suites as Playwright lists them', () => {
+  test.describe.configure({ mode: 'default' });
 
-test('every conformance test title is its requirement\'s ID and catalogue title, optionally followed by " (…)"', () => {
-  const titles = new Map(catalogue.requirements.map((r) => [r.id, r.title]));
-  const drifted: string[] = [];
-  for (const t of listSuites()) {
-    const id = /^([A-Z]+-\d{2}) /.exec(t.title)?.[1];
-    const expected = id && titles.get(id);
-    // An unknown or missing ID is the test above's finding.
-    if (!expected) continue;
-    const rest = t.title.slice(id.length + 1);
-    if (rest !== expected && !(rest.startsWith(`${expected} (`) && rest.endsWith(')')))
-      drifted.push(`${t.file}: "${t.title}" is not "${id} ${expected}" (optionally followed by " (…)")`);
-  }
-  expect(drifted, "test titles that drifted from their catalogue entry: change the title, or the catalogue's title if the test is right").toEqual([]);
-});
+  test('every conformance test starts its title with a known requirement ID and carries it as an annotation', () => {
+    const known = new Set(catalogue.requirements.map((r) => r.id));
+    const problems: string[] = [];
+    for (const t of listSuites()) {
+      const id = /^([A-Z]+-\d{2}) /.exec(t.title)?.[1];
+      const annotated = t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description);
+      if (!id) problems.push(`${t.file}: "${t.title}" does not start with a requirement ID`);
+      else if (!known.has(id)) problems.push(`${t.file}: "${t.title}" cites unknown ID ${id}`);
+      else if (annotated.length !== 1 || annotated[0] !== id)
+        problems.push(`${t.file}: "${t.title}" has requirement annotations ${JSON.stringify(annotated)}, expected ["${id}"]`);
+      const entry = catalogue.requirements.find((r) => r.id === id);
+      if (entry?.level === 'NOT-ASSESSED') problems.push(`${t.file}: "${t.title}" tests a NOT-ASSESSED point`);
+    }
+    expect(problems).toEqual([]);
+  });
 
-test('every MUST, SHOULD and MAY requirement is checked by at least one conformance test', () => {
-  const cited = new Set(listSuites().flatMap((t) => t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description)));
-  const unchecked = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !cited.has(r.id)).map((r) => `${r.id} (${r.level})`);
-  expect(unchecked, 'requirements with no conformance test').toEqual([]);
+  test('every conformance test title is its requirement\'s ID and catalogue title, optionally followed by " (…)"', () => {
+    const titles = new Map(catalogue.requirements.map((r) => [r.id, r.title]));
+    const drifted: string[] = [];
+    for (const t of listSuites()) {
+      const id = /^([A-Z]+-\d{2}) /.exec(t.title)?.[1];
+      const expected = id && titles.get(id);
+      // An unknown or missing ID is the test above's finding.
+      if (!expected) continue;
+      const rest = t.title.slice(id.length + 1);
+      if (rest !== expected && !(rest.startsWith(`${expected} (`) && rest.endsWith(')')))
+        drifted.push(`${t.file}: "${t.title}" is not "${id} ${expected}" (optionally followed by " (…)")`);
+    }
+    expect(drifted, "test titles that drifted from their catalogue entry: change the title, or the catalogue's title if the test is right").toEqual([]);
+  });
+
+  test('every MUST, SHOULD and MAY requirement is checked by at least one conformance test', () => {
+    const cited = new Set(listSuites().flatMap((t) => t.annotations.filter((a) => a.type === 'requirement').map((a) => a.description)));
+    const unchecked = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !cited.has(r.id)).map((r) => `${r.id} (${r.level})`);
+    expect(unchecked, 'requirements with no conformance test').toEqual([]);
+  });
 });

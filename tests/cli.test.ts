@@ -1,7 +1,7 @@
 import { test, expect } from './fixtures';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -182,18 +182,7 @@ test('an expired waiver does not hide the failure: the same failure decides the 
   expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-03']);
 });
 
-// ---------------------------------------------------------------- concurrency and exit codes
-
-test('two runs against one target at the same time each reach the right verdict', async ({ referenceServer: server }) => {
-  const runs = await Promise.all(
-    [0, 1].map((i) => runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), `report-${i}`)], { ...referenceTokenEnv(), ...quick })),
-  );
-  for (const run of runs) {
-    expect(run.status, run.stdout.slice(-2000)).toBe(0);
-    expect(summaryOf(run).verdict).toBe('conformant');
-  }
-  expect(summaryOf(runs[0]).runId).not.toBe(summaryOf(runs[1]).runId);
-});
+// ---------------------------------------------------------------- the embedded target and exit codes (two runs at once: tests/reports.test.ts)
 
 test('agc run with no target runs the embedded reference server and exits 0', async () => {
   const run = await runAgc(['run', '--report-dir', path.join(tmp(), 'report'), '--num-runs', '5'], {});
@@ -299,24 +288,4 @@ test('the example workflow shards in two, merges with agc merge, uploads the rep
   expect(steps[save].if).toContain('always()');
   expect(steps[save].if).toContain('default_branch');
   expect(steps.some((s) => s.run?.includes('cp conformance-report/conformance.json baseline/conformance.json'))).toBe(true);
-});
-
-test("the workflow's shard and merge commands give the verdict of one run", async ({ startReference }) => {
-  const server = await startReference({ hooks: ignoresGroupType });
-  const dir = tmp();
-  const env = { ...referenceTokenEnv(), ...quick };
-  const shards = await Promise.all(
-    [1, 2].map((i) => runAgc(['run', '--base-url', server.url, '--shard', `${i}/2`, '--blob-dir', path.join(dir, `blob-${i}`)], env)),
-  );
-  for (const shard of shards) expect(shard.status, 'a shard alone exits 0: its verdict is decided at the merge').toBe(0);
-  // As the workflow's download step does: every shard's blob in one folder.
-  mkdirSync(path.join(dir, 'blobs'));
-  for (const i of [1, 2])
-    for (const file of readdirSync(path.join(dir, `blob-${i}`))) copyFileSync(path.join(dir, `blob-${i}`, file), path.join(dir, 'blobs', file));
-  const merged = await runAgc(['merge', path.join(dir, 'blobs'), '--report-dir', path.join(dir, 'report')], {});
-  expect(merged.status).toBe(1);
-  const summary = summaryOf(merged);
-  expect(summary.verdict).toBe('non-conformant');
-  expect(summary.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual(['LIST-03']);
-  expect(summary.requirements.filter((r) => r.level === 'MUST' && r.status === 'skipped')).toEqual([]);
 });

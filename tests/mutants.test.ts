@@ -23,7 +23,7 @@ import { GroupStore, type GroupRecord } from '../reference/store';
 import type { HookContext } from '../reference/behaviour';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, runSuitesBatch, sorted, type SuiteRun } from './suite-run';
+import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, runSuitesBatch, sorted, type BatchEntry, type SuiteRun } from './suite-run';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
@@ -82,34 +82,16 @@ const killedChecks = new Set(Object.values(expected.mutants).flatMap((entry) => 
 test.describe('mutants', () => {
   test.setTimeout(180_000);
 
-  test('the unmodified reference server fails no requirement, and every check it applies is the failing check of some mutant', async () => {
-    const startedAt = Date.now();
-    const run = await runSuites('reference', {});
-    record('(reference)', run);
-    noteRun('(reference)', run, startedAt);
-    expectComplete(run);
-    const failures = run.tests.filter((t) => t.status === 'failed').map((t) => `${t.requirement}: ${t.error}`);
-    expect(failures, 'requirements failed by the unmodified reference server').toEqual([]);
-    expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
-    // Factories are instantiated by the suites (errorWith(401, TokenAuthError), validates(…)): each instance needs its own kill.
-    const applied = sorted(run.tests.flatMap((t) => t.appliedChecks).filter((name) => exportOf(name) !== undefined));
-    expect(
-      applied.filter((name) => !killedChecks.has(name) && !(name in expected.unreachableChecks)),
-      'checks the suites apply that no mutant makes fail',
-    ).toEqual([]);
-  });
-
   // Heaviest first (a failing test of a requirement with several tests costs the child a worker restart), so the slow ones do not form the tail.
   const heaviestFirst = [...MUTANTS].sort((a, b) => (expected.mutants[b.name]?.fails.length ?? 0) - (expected.mutants[a.name]?.fails.length ?? 0));
   // Those the kit judges with its own profile share Playwright runs (inBatches): one runner for several,
-  // each still its own server, run id, workers and conformance.json. The others run alone.
+  // each still its own server, run id, workers and conformance.json. Those with a profile of their own (kitProfile) run
+  // in the batch of the mutants under a profile variant, below.
   inBatches(
     heaviestFirst.filter((m) => !m.kitProfile),
     (m) => ({ label: m.name, hooks: m.hooks }),
     mutantTest,
   );
-  for (const mutant of heaviestFirst.filter((m) => m.kitProfile))
-    mutantTest(mutant, () => runSuites(mutant.name, mutant.hooks, {}, { kitProfile: mutant.kitProfile }));
 });
 
 /**
@@ -154,23 +136,43 @@ const UNDER_VARIANTS: { variantName: string; names: string[]; label: string; und
   { variantName: 'utf16Lengths', names: LENGTH_UNIT_MUTANTS, label: 'utf16', under: 'under create.lengthUnit: utf16' },
 ];
 
+type StatedItem =
+  | { kind: 'reference' }
+  | { kind: 'stated'; mutant: (typeof MUTANTS)[number] }
+  | { kind: 'variant'; mutant: (typeof MUTANTS)[number]; variant: (typeof PROFILE_VARIANTS)[number]; label: string; under: string };
+
 // All of them share Playwright runs, each server judged by its own variant's profile (BatchEntry.kitProfile): a run costs
 // its runner's and worker's start whatever it holds, and each variant's few mutants made three small runs of their own.
-test.describe('mutants under a profile variant', () => {
+// With them, in the same batch, the unmodified reference server (judged by the reference profile, as the matrix above) and
+// the mutants the kit judges with a profile of their own (kitProfile): two runs of their own before.
+test.describe('the reference server, and mutants under a stated profile', () => {
   test.setTimeout(180_000);
-  const items = UNDER_VARIANTS.flatMap(({ variantName, names, label, under }) => {
-    const variant = PROFILE_VARIANTS.find((v) => v.name === variantName)!;
-    return names.map((name) => ({ mutant: MUTANTS.find((m) => m.name === name)!, variant, label, under }));
-  });
+  const items: StatedItem[] = [
+    ...UNDER_VARIANTS.flatMap(({ variantName, names, label, under }) => {
+      const variant = PROFILE_VARIANTS.find((v) => v.name === variantName)!;
+      return names.map((name) => ({ kind: 'variant' as const, mutant: MUTANTS.find((m) => m.name === name)!, variant, label, under }));
+    }),
+    ...MUTANTS.filter((m) => m.kitProfile).map((mutant) => ({ kind: 'stated' as const, mutant })),
+    { kind: 'reference' },
+  ];
   inBatches(
     items,
-    ({ mutant, variant, label }) => ({
-      label: `${label}-${mutant.name}`,
-      hooks: mutant.hooks,
-      server: { profile: profileFromOverride(variant.profile, variant.name) },
-      kitProfile: variant.profile,
-    }),
-    ({ mutant, variant, under }, runOf) => mutantTest(mutant, async () => ranWith(variant.name, await runOf()), under),
+    (item): BatchEntry => {
+      if (item.kind === 'reference') return { label: 'reference', hooks: {} };
+      if (item.kind === 'stated') return { label: `stated-${item.mutant.name}`, hooks: item.mutant.hooks, kitProfile: item.mutant.kitProfile };
+      return {
+        label: `${item.label}-${item.mutant.name}`,
+        hooks: item.mutant.hooks,
+        server: { profile: profileFromOverride(item.variant.profile, item.variant.name) },
+        kitProfile: item.variant.profile,
+      };
+    },
+    (item, runOf) => {
+      if (item.kind === 'reference') return referenceTest(runOf);
+      if (item.kind === 'stated') return mutantTest(item.mutant, async () => ranWith(`${item.mutant.kitProfile!.name}`, await runOf()));
+      const { mutant, variant, under } = item;
+      return mutantTest(mutant, async () => ranWith(variant.name, await runOf()), under);
+    },
   );
 });
 
@@ -292,6 +294,25 @@ test.describe('mutants under a one-Id filter and whole-Name matching', () => {
     { kitProfile },
   );
 });
+
+function referenceTest(runOf: () => Promise<SuiteRun>): void {
+  test('the unmodified reference server fails no requirement, and every check it applies is the failing check of some mutant', async () => {
+    const startedAt = Date.now();
+    const run = await runOf();
+    record('(reference)', run);
+    noteRun('(reference)', run, startedAt);
+    expectComplete(run);
+    const failures = run.tests.filter((t) => t.status === 'failed').map((t) => `${t.requirement}: ${t.error}`);
+    expect(failures, 'requirements failed by the unmodified reference server').toEqual([]);
+    expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
+    // Factories are instantiated by the suites (errorWith(401, TokenAuthError), validates(…)): each instance needs its own kill.
+    const applied = sorted(run.tests.flatMap((t) => t.appliedChecks).filter((name) => exportOf(name) !== undefined));
+    expect(
+      applied.filter((name) => !killedChecks.has(name) && !(name in expected.unreachableChecks)),
+      'checks the suites apply that no mutant makes fail',
+    ).toEqual([]);
+  });
+}
 
 /** The run, once its conformance.json names the profile its batch stated. */
 function ranWith(profileName: string, run: SuiteRun): SuiteRun {

@@ -6,7 +6,7 @@ import { ApiError, defaultHooks, startReferenceServer, type ReferenceServer, typ
 import { loadCatalogue } from '../schemas/requirements';
 import { referenceUsers, TOKEN_ROLES } from '../reference/config';
 import { validateReport } from '../schemas';
-import { runPlaywright, readJson, filesBelow, type KitRun } from './harness';
+import { runAgc, runPlaywright, readJson, filesBelow, type KitRun } from './harness';
 import { expectValidHar } from './har-schema';
 import type { ConformanceSummary } from '../reporters/verdict';
 
@@ -60,20 +60,32 @@ const leakyTarget: Partial<ReferenceHooks> = {
 };
 
 /**
- * One run against the reference server, judged by the tests of its group (one worker, in order): each
- * of them asks something else of the same outputs, and a kit run costs about 4 CPU-s.
+ * Two runs of `agc run` against the reference server at the same time, judged by the tests of their group (one worker,
+ * in order): each of them asks something else of the same outputs, and a kit run costs about 5 CPU-s.
  */
 test.describe('a conformant run', () => {
   test.describe.configure({ mode: 'default' });
   const serverEnv = distinctiveTokens('ok');
   let server: ReferenceServer | undefined;
   let run: KitRun;
+  let beside: KitRun;
   test.beforeAll(async () => {
     const started = await startReferenceServer({ ...REFERENCE_DEFAULTS, users: referenceUsers(serverEnv) });
     server = started;
-    run = await runPlaywright(['test'], kitEnv(started, serverEnv));
+    const work = mkdtempSync(path.join(os.tmpdir(), 'agc-conformant-'));
+    [run, beside] = await Promise.all(['one', 'beside'].map((name) => runAgc(['run', '--report-dir', path.join(work, name)], kitEnv(started, serverEnv))));
   });
   test.afterAll(async () => server?.close());
+
+  test('two runs against one target at the same time each reach the right verdict, each with its own run id', () => {
+    for (const each of [run, beside]) {
+      expect(each.status, each.stdout.slice(-2000)).toBe(0);
+      expect(expectReportFiles(each).verdict).toBe('conformant');
+    }
+    expect(readJson<ConformanceSummary>(path.join(run.reportDir, 'conformance.json')).runId).not.toBe(
+      readJson<ConformanceSummary>(path.join(beside.reportDir, 'conformance.json')).runId,
+    );
+  });
 
   test('a run writes conformance.json, index.html, junit.xml and badge.svg; against the reference server the verdict is conformant', () => {
     expect(run.status, run.stdout.slice(-3000)).toBe(0);
@@ -164,21 +176,23 @@ test.describe('a failing run', () => {
     expect(readFileSync(path.join(run.reportDir, 'conformance.json'), 'utf8')).toContain('<redacted token>');
   });
 
-  test('two shards merged give the same verdict and requirement statuses as one run', async () => {
+  test("two shards merged give the same verdict and requirement statuses as one run, with the workflow's commands", async () => {
+    // As the example workflow runs them (tests/cli.test.ts checks its steps): `agc run --shard i/2 --blob-dir` in two
+    // jobs at the same time, every blob downloaded into one folder, then `agc merge`, whose exit status is the verdict's.
     const env = kitEnv(server!, serverEnv);
     const blobDir = path.join(work, 'blob');
-    const shards = await Promise.all([
-      // Each shard writes its own folder (the blob reporter empties its folder first), as CI jobs would.
-      runPlaywright(['test', '--shard=1/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-1` }),
-      runPlaywright(['test', '--shard=2/2', '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: `${blobDir}-2` }),
-    ]);
+    const shards = await Promise.all(
+      [1, 2].map((i) => runAgc(['run', '--shard', `${i}/2`, '--blob-dir', `${blobDir}-${i}`, '--report-dir', path.join(work, `shard-${i}`)], env)),
+    );
     mkdirSync(blobDir);
     for (const [i, shard] of shards.entries()) {
+      expect(shard.status, `a shard alone exits 0: its verdict is decided at the merge\n${shard.stderr}`).toBe(0);
       expect(shard.stderr).not.toContain('Error:');
       for (const file of readdirSync(`${blobDir}-${i + 1}`)) copyFileSync(path.join(`${blobDir}-${i + 1}`, file), path.join(blobDir, file));
     }
     expect(readdirSync(blobDir).length, 'one blob per shard').toBe(2);
-    const merged = await runPlaywright(['merge-reports', '--config', 'playwright.config.ts', blobDir], { AG_REPORT_DIR: path.join(work, 'merged') });
+    const merged = await runAgc(['merge', blobDir, '--report-dir', path.join(work, 'merged')], {});
+    expect(merged.status, 'the merge exits with the verdict: non-conformant').toBe(1);
     // The one run is the group's: its baseline says what changed, and changes no status.
     const one = expectReportFiles(run);
     const both = expectReportFiles(merged);
