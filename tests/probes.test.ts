@@ -50,9 +50,10 @@ async function countedRun(
   try {
     const run = await runPlaywright(['test', ...args], { ...keptRunEnv(target.url, runId), PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile });
     const dataset = readJson<Dataset>(path.join(runDirOf(runId), 'dataset.json'));
-    const tests = new Map(
-      testsOfReport(readJson<JsonReport>(reportFile)).map((t) => [t.title, attachmentsOf<{ count: number }>(t, 'requests')[0]?.count ?? -1]),
-    );
+    // A test that ran and sent nothing attaches no request figures (suites/fixtures.ts); one that did not run counts -1.
+    const sent = (t: ReturnType<typeof testsOfReport>[number]) =>
+      t.result?.status === 'passed' ? (attachmentsOf<{ count: number }>(t, 'requests')[0]?.count ?? 0) : -1;
+    const tests = new Map(testsOfReport(readJson<JsonReport>(reportFile)).map((t) => [t.title, sent(t)]));
     return { status: run.status, output: run.stdout.slice(-2000) + run.stderr.slice(-2000), server, phase: dataset.requests!.all.count, tests, dataset, runId };
   } finally {
     rmSync(work, { recursive: true, force: true });
