@@ -182,13 +182,8 @@ test('an expired waiver does not hide the failure: the same failure decides the 
   expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-03']);
 });
 
-// ---------------------------------------------------------------- the embedded target and exit codes (two runs at once: tests/reports.test.ts)
-
-test('agc run with no target runs the embedded reference server and exits 0', async () => {
-  const run = await runAgc(['run', '--report-dir', path.join(tmp(), 'report'), '--num-runs', '5'], {});
-  expect(run.status, run.stdout.slice(-2000)).toBe(0);
-  expect(summaryOf(run).target.embedded).toBe(true);
-});
+// agc run with no target (the embedded reference server, exit 0) is tests/certify.test.ts's: its certification makes two
+// such runs and checks each; installed, tests/package.test.ts. Two runs at once: tests/reports.test.ts.
 
 // ---------------------------------------------------------------- the CLI and the CI recipe
 
