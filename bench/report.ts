@@ -261,7 +261,7 @@ export function resultsMarkdown({ scenarios, results, rerun, selfTests, runs, se
     '    floor = lag + (setup chain + longest test chain) × median request latency',
     '',
     "- *setup chain* = 1 (the preflight) + the create phase's chain (rounds of at most 3 concurrent creates, retries included) + 1 (the visibility poll that first sees every group after the lag; the other polls overlap the lag);",
-    "- *longest test chain*: each test attaches `requests` (suites/fixtures.ts) with the number of requests it sent and its *chain*: the longest run of its requests in which each was sent after the previous one answered (requests under way at the same time count once). Tests run side by side on three workers, so the run's chain is at least the setup's plus the longest test's;",
+    "- *longest test chain*: each test that sent requests attaches `requests` (suites/fixtures.ts) with their number and its *chain*: the longest run of its requests in which each was sent after the previous one answered (requests under way at the same time count once). Tests run side by side on three workers, so the run's chain is at least the setup's plus the longest test's;",
     '- *median request latency*: the median duration of every request the kit sent in that run, as the kit measured it.',
     '',
     "The floor leaves out the process start of Playwright and its workers, and that tests share three workers (no test waits for visibility: the model-based PAGE-05 tests model it); the ratio run ÷ floor is how much of the run is the kit's own cost rather than the target's.",
