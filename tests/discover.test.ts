@@ -29,7 +29,7 @@ import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '..
 import { checkProfileConsistency } from '../schemas';
 import { discoverProfile } from '../discover/command';
 import { cleanEnv, referenceTokenEnv, runAgc, type KitRun } from './harness';
-import { expectComplete, runSuitesBatch, type SuiteRun } from './suite-run';
+import { evenBatchSize, expectComplete, runSuitesBatch, type SuiteRun } from './suite-run';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -215,7 +215,7 @@ const VARIANTS = [plainReference, ...PROFILE_VARIANTS];
  * larger batches were no faster (`CI=1 npx playwright test --config tests/playwright.config.ts tests/discover.test.ts`:
  * 8 gave 84 s and 78 s, 14 82 s, 16 94 s).
  */
-const BATCH = Math.ceil(VARIANTS.length / Math.ceil(VARIANTS.length / 9));
+const BATCH = evenBatchSize(VARIANTS.length, 9);
 
 // The variants go BATCH at a time, each batch a group that runs in one worker, in order. Each variant is discovered
 // once, and both its tests judge that discovery (a worker that restarts after a failure discovers anew); the kit then

@@ -15,7 +15,7 @@ import { loadConfig } from '../suites/config';
 import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor, visibilityRound, type Probe } from '../suites/probes';
 import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
-import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport } from './harness';
+import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport, type ReportedTest } from './harness';
 
 const SUITES = path.join(__dirname, '..', 'suites');
 
@@ -51,8 +51,7 @@ async function countedRun(
     const run = await runPlaywright(['test', ...args], { ...keptRunEnv(target.url, runId), PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile });
     const dataset = readJson<Dataset>(path.join(runDirOf(runId), 'dataset.json'));
     // A test that ran and sent nothing attaches no request figures (suites/fixtures.ts); one that did not run counts -1.
-    const sent = (t: ReturnType<typeof testsOfReport>[number]) =>
-      t.result?.status === 'passed' ? (attachmentsOf<{ count: number }>(t, 'requests')[0]?.count ?? 0) : -1;
+    const sent = (t: ReportedTest) => (t.result?.status === 'passed' ? (attachmentsOf<{ count: number }>(t, 'requests')[0]?.count ?? 0) : -1);
     const tests = new Map(testsOfReport(readJson<JsonReport>(reportFile)).map((t) => [t.title, sent(t)]));
     return { status: run.status, output: run.stdout.slice(-2000) + run.stderr.slice(-2000), server, phase: dataset.requests!.all.count, tests, dataset, runId };
   } finally {

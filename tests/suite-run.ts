@@ -334,6 +334,9 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
  */
 export const BATCH = 24;
 
+/** The size of batches of at most `max` that split `count` items evenly: 26 of at most 24 are two of 13, not 24 and 2. */
+export const evenBatchSize = (count: number, max: number): number => Math.ceil(count / Math.ceil(count / max));
+
 /**
  * Declares one test per item, the items' servers run at most BATCH at a time (runSuitesBatch), in batches of even size
  * (26 items are two of 13, not 24 and 2). Each batch is a group that runs in one worker, in order: its first test runs
@@ -345,7 +348,7 @@ export function inBatches<T>(
   declare: (item: T, runOf: () => Promise<SuiteRun>) => void,
   options: Pick<RunOptions, 'kitProfile'> = {},
 ): void {
-  const size = Math.ceil(items.length / Math.ceil(items.length / BATCH));
+  const size = evenBatchSize(items.length, BATCH);
   for (let i = 0; i < items.length; i += size) {
     const batch = items.slice(i, i + size);
     test.describe(() => {
