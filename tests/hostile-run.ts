@@ -2,7 +2,7 @@
  * How tests/hostile.test.ts runs the kit against a hostile target and reads what it wrote: the run,
  * its memory, an independent search for a token in every encoding, and the expectations every attack shares.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +33,8 @@ export interface HostileRun {
   maxTreeRssMb: number;
 }
 
+let pageBytes: number | undefined;
+
 /** Resident memory of a process and all its descendants, in bytes, from /proc. */
 export function treeRss(root: number): number {
   const children = new Map<number, number[]>();
@@ -40,11 +42,13 @@ export function treeRss(root: number): number {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
+      // One read per process, every 250 ms: stat holds the parent (field 4) and the resident pages (field 24, VmRSS).
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${name}/status`, 'utf8'));
-      rss.set(Number(name), kb ? Number(kb[1]) * 1024 : 0);
+      pageBytes ??= Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim());
+      rss.set(Number(name), Number(fields[21]) * pageBytes);
     } catch {
       // The process ended while being read.
     }
