@@ -1,5 +1,4 @@
 /** What one Api sent, for the benchmarks (bench/run.ts): how many requests, how long, and how deep their chain was. */
-import type { Exchange } from './exchange';
 
 export interface RequestStats {
   count: number;
@@ -27,7 +26,7 @@ export function longestChain(spans: Span[]): number {
   return Math.max(0, ...depth);
 }
 
-export function requestStats(exchanges: Exchange[], spans: Span[]): RequestStats {
-  const durationsMs = exchanges.map((ex) => ex.durationMs);
-  return { count: exchanges.length, totalMs: durationsMs.reduce((a, b) => a + b, 0), chain: longestChain(spans), durationsMs };
+/** From each request's duration (Exchange.durationMs) and span. */
+export function requestStats(durationsMs: number[], spans: Span[]): RequestStats {
+  return { count: durationsMs.length, totalMs: durationsMs.reduce((a, b) => a + b, 0), chain: longestChain(spans), durationsMs: [...durationsMs] };
 }

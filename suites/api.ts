@@ -101,16 +101,28 @@ async function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
 /** What a shared request's askers may take from each other: any answer but one that says to wait and ask again. */
 const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !throttledAnswer(exchange);
 
+/** The Service and Region an answer's envelope names, if it names a Service. */
+function identityOf(exchange: Exchange): Api['identity'] {
+  const meta = (exchange.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata;
+  return typeof meta?.Service === 'string' ? { Service: meta.Service, Region: meta.Region } : undefined;
+}
+
 /** One answer of a list by Ids, with the query it answers (Api.listByIds). */
 export interface Read {
   query: ListQuery;
   exchange: Exchange;
 }
 
-/** Sends the kit's requests and keeps every exchange as evidence. */
+/** Sends the kit's requests; what it keeps of them is their figures, and who the target said it is. */
 export class Api {
-  readonly exchanges: Exchange[] = [];
-  /** When each request was under way (performance.now()), to measure the chain; see requestStats(). */
+  /**
+   * The first envelope that named its Service: the target's identity, for the reports. Only that is kept of the
+   * answers, not the answers: the runner's Api lives through the phase and the requests it sends ahead, and a target's
+   * large answers, every one of them kept, made its memory grow with their count (4 MiB each: about 500 MiB).
+   */
+  identity: { Service: string; Region: unknown } | undefined;
+  /** How long each request took, and when each was under way (performance.now()), to measure the chain; see requestStats(). */
+  private readonly durationsMs: number[] = [];
   private readonly spans: Span[] = [];
   readonly retries: RetryCounts = { 429: 0, 503: 0 };
   /** The first few 429 answers, kept as evidence for INPUT-08 (Retry-After). */
@@ -217,7 +229,9 @@ export class Api {
     const keyed = requests.map((request) => ({ request, key: this.key(request.action, request.body, request.options) }));
     // Each claimed once, before any is sent: a read that two plans hold (VIS-02's first round is CREATE-02's read) is sent once.
     const claimed = new Set(keyed.filter(({ key }) => this.cache.claim(key)).map(({ key }) => key));
-    const answers = new Map<string, Promise<unknown>>();
+    // What is kept of each answer once published: nothing. The runner reads none of them, and a target's large answers,
+    // held until the last was sent, made the runner's memory grow with their count (4 MiB each: 490 MiB).
+    const answers = new Map<string, Promise<void>>();
     // Requests of one chain go one after another, each on a lane once the one before it has been answered.
     const chains = new Map<string | undefined, Promise<unknown>>();
     await Promise.allSettled(
@@ -226,7 +240,9 @@ export class Api {
           if (!claimed.has(key)) return Promise.resolve();
           const once =
             answers.get(key) ??
-            lanes.run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer));
+            lanes
+              .run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer))
+              .then(() => undefined);
           answers.set(key, once);
           return once;
         };
@@ -274,7 +290,8 @@ export class Api {
     await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.probe());
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
-    this.exchanges.push(exchange);
+    this.durationsMs.push(exchange.durationMs);
+    this.identity ??= identityOf(exchange);
     if (action === 'ListAssetGroups' && role !== null && !options.authorization) this.noteListed(role, exchange);
     return exchange;
   }
@@ -348,7 +365,7 @@ export class Api {
   }
 
   requestStats(): RequestStats {
-    return requestStats(this.exchanges, this.spans);
+    return requestStats(this.durationsMs, this.spans);
   }
 
   /** A name unique to this run, so the kit only ever reads back what it created. */

@@ -166,7 +166,7 @@ export function datasetFile(runId: string): string {
  * (evidence.ts): a target's megabyte or thousand-deep answers would otherwise be read back by
  * every test, or fail to serialise at all.
  */
-export function saveDataset(dataset: Dataset): string {
+export function saveDataset(dataset: Dataset): Dataset {
   const file = datasetFile(dataset.runId);
   ensureRunDir(dataset.runId);
   const bounded: Dataset = {
@@ -177,7 +177,7 @@ export function saveDataset(dataset: Dataset): string {
     rateLimited: dataset.rateLimited.map((ex) => boundExchange(ex)),
   };
   writePrivate(file, JSON.stringify(bounded));
-  return file;
+  return bounded;
 }
 
 /**

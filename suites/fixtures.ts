@@ -276,12 +276,9 @@ const withClient = configured.extend<{ api: Api }>({
         await recordRun(testInfo, facts);
       }
       if (!attached.has(`${kit.config.runId} identity`)) {
-        const meta = api.exchanges
-          .map((ex) => (ex.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata)
-          .find((m) => typeof m?.Service === 'string');
-        if (meta) {
+        if (api.identity) {
           attached.add(`${kit.config.runId} identity`);
-          await recordTargetIdentity(testInfo, { Service: meta.Service, Region: meta.Region });
+          await recordTargetIdentity(testInfo, api.identity);
         }
       }
       if (api.retries[429] || api.retries[503]) await recordRetries(testInfo, api.retries);

@@ -100,6 +100,17 @@ function plainError(message: string, tokens: (string | undefined)[]): Error {
   return error;
 }
 
+/** The create-and-wait phase, counted among those running in this process while it runs. */
+async function runPhase(...args: Parameters<typeof buildDataset>): Promise<Dataset> {
+  const building = buildDataset(...args);
+  phasesRunning.add(building);
+  try {
+    return await building;
+  } finally {
+    phasesRunning.delete(building);
+  }
+}
+
 /**
  * Runs once per run (per shard), after the embedded reference server is up: the shared
  * create-and-wait phase, which goes on while the workers start. Its teardown waits for the phase, then removes the run's private folder (AG_KEEP_TEMP=1 keeps it).
@@ -128,10 +139,9 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   const phase = (async (): Promise<Error | undefined> => {
     try {
       const profile = loadProfile(config.profilePath);
-      const building = buildDataset(target, profile, exchange);
-      phasesRunning.add(building);
-      const dataset = await building.finally(() => phasesRunning.delete(building));
-      saveDataset(dataset);
+      // From here on the runner holds the dataset as the workers read it (bounded, evidence.ts), not the phase's
+      // answers whole: it plans from what they will ask, and keeps no megabytes of a target's answers for the run.
+      const dataset = saveDataset(await runPhase(target, profile, exchange));
       const titles = await selection;
       // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the

@@ -35,6 +35,18 @@ export interface HostileRun {
 
 let pageBytes: number | undefined;
 
+/** The kernel's page size, in which /proc/PID/stat counts resident memory; 4 KiB where getconf is missing (it is on x86-64). */
+function pageSize(): number {
+  if (pageBytes === undefined) {
+    try {
+      pageBytes = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
+    } catch {
+      pageBytes = 4096;
+    }
+  }
+  return pageBytes;
+}
+
 /** Resident memory of a process and all its descendants, in bytes, from /proc. */
 export function treeRss(root: number): number {
   const children = new Map<number, number[]>();
@@ -47,8 +59,7 @@ export function treeRss(root: number): number {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ppid = Number(fields[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-      pageBytes ??= Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim());
-      rss.set(Number(name), Number(fields[21]) * pageBytes);
+      rss.set(Number(name), Number(fields[21]) * pageSize());
     } catch {
       // The process ended while being read.
     }
