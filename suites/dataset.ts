@@ -164,7 +164,7 @@ export function datasetFile(runId: string): string {
 /**
  * Written once, private to the user (folder 700, file 600). Every exchange is bounded first
  * (evidence.ts): a target's megabyte or thousand-deep answers would otherwise be read back by
- * every test, or fail to serialise at all.
+ * every test, or fail to serialise at all. Returns what it wrote: the dataset as the workers read it.
  */
 export function saveDataset(dataset: Dataset): Dataset {
   const file = datasetFile(dataset.runId);

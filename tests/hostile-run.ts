@@ -2,7 +2,7 @@
  * How tests/hostile.test.ts runs the kit against a hostile target and reads what it wrote: the run,
  * its memory, an independent search for a token in every encoding, and the expectations every attack shares.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,20 +33,6 @@ export interface HostileRun {
   maxTreeRssMb: number;
 }
 
-let pageBytes: number | undefined;
-
-/** The kernel's page size, in which /proc/PID/stat counts resident memory; 4 KiB where getconf is missing (it is on x86-64). */
-function pageSize(): number {
-  if (pageBytes === undefined) {
-    try {
-      pageBytes = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
-    } catch {
-      pageBytes = 4096;
-    }
-  }
-  return pageBytes;
-}
-
 /** Resident memory of a process and all its descendants, in bytes, from /proc. */
 export function treeRss(root: number): number {
   const children = new Map<number, number[]>();
@@ -54,12 +40,12 @@ export function treeRss(root: number): number {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      // One read per process, every 250 ms: stat holds the parent (field 4) and the resident pages (field 24, VmRSS).
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
+      // One read per process, every 250 ms: status holds both the parent and the resident memory (in kB).
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-      rss.set(Number(name), Number(fields[21]) * pageSize());
+      const kb = /^VmRSS:\s+(\d+)/m.exec(status);
+      rss.set(Number(name), kb ? Number(kb[1]) * 1024 : 0);
     } catch {
       // The process ended while being read.
     }
