@@ -69,8 +69,8 @@ export interface BenchResults {
   results: Map<Scenario['key'], RunResult[]>;
   /** Runs run again because other processes disturbed them, by scenario. */
   rerun: Map<Scenario['key'], number>;
-  /** Plain runs with seeds 1 to N (--seeds): the requests and groups of other property cases. */
-  seedRuns: { seed: number; result: RunResult }[];
+  /** Plain runs, and runs with the visibility lag, with seeds 1 to N (--seeds): the requests and groups of other property cases. */
+  seedRuns: { scenario: Scenario; seed: number; result: RunResult }[];
   selfTests: SelfTestResult[];
   /** Why `npm test` has no figure, when it has none. */
   selfTestNote: string;
@@ -79,6 +79,13 @@ export interface BenchResults {
   server: ReferenceOptions;
   /** The kit's variables of every conformance run. */
   kitEnv: { AG_VISIBILITY_TIMEOUT_MS: string; AG_SEED: string };
+}
+
+/** The seeds' runs by scenario, in the order they ran. */
+function bySeededScenario(seedRuns: BenchResults['seedRuns']): Map<Scenario, BenchResults['seedRuns']> {
+  const by = new Map<Scenario, BenchResults['seedRuns']>();
+  for (const run of seedRuns) by.set(run.scenario, [...(by.get(run.scenario) ?? []), run]);
+  return by;
 }
 
 /** The table the bench prints, with its footnote; results.md shows it too. */
@@ -172,11 +179,11 @@ export function summaryTable({ scenarios, results, seedRuns, selfTests, selfTest
       met: '',
     });
   }
-  if (seedRuns.length) {
-    const label = `plain, seeds 1–${seedRuns.length} (one run each)`;
+  for (const [scenario, runsOfSeeds] of bySeededScenario(seedRuns)) {
+    const label = `${scenario.label}, seeds 1–${runsOfSeeds.length} (one run each)`;
     const range = (values: number[]) => `${Math.min(...values)}–${Math.max(...values)}`;
-    const requests = seedRuns.map((r) => r.result.requests);
-    const groups = seedRuns.map((r) => r.result.groups);
+    const requests = runsOfSeeds.map((r) => r.result.requests);
+    const groups = runsOfSeeds.map((r) => r.result.groups);
     rows.push({
       measure: `${label}: HTTP requests, lowest–highest`,
       values: Array.from({ length: runs }, () => ''),
@@ -252,15 +259,15 @@ export function resultsMarkdown(
       '',
     );
   }
-  if (seedRuns.length)
+  for (const [scenario, runsOfSeeds] of bySeededScenario(seedRuns))
     details.push(
-      `### plain, seeds 1–${seedRuns.length}`,
+      `### ${scenario.label}, seeds 1–${runsOfSeeds.length}`,
       '',
-      "The same plain run with other seeds, one run each: other property cases, as a run with the kit's default (random) seed draws. A property case drawn twice is sent once, and the model-based PAGE-05 tests draw their own commands, so the requests differ from seed to seed.",
+      "The same run with other seeds, one run each: other property cases, as a run with the kit's default (random) seed draws. A property case drawn twice is sent once, and the model-based PAGE-05 tests draw their own commands, so the requests differ from seed to seed.",
       '',
       '| seed | wall (s) | requests | groups | verdict |',
       '| --- | --- | --- | --- | --- |',
-      ...seedRuns.map(({ seed, result: r }) => `| ${seed} | ${s(r.wallMs)}${mark(r)} | ${r.requests} | ${r.groups} | ${r.verdict} (exit ${r.exitCode}) |`),
+      ...runsOfSeeds.map(({ seed, result: r }) => `| ${seed} | ${s(r.wallMs)}${mark(r)} | ${r.requests} | ${r.groups} | ${r.verdict} (exit ${r.exitCode}) |`),
       '',
     );
   if (selfTests.length)
