@@ -84,7 +84,11 @@ export interface BenchResults {
 /** The seeds' runs by scenario, in the order they ran. */
 function bySeededScenario(seedRuns: BenchResults['seedRuns']): Map<Scenario, BenchResults['seedRuns']> {
   const by = new Map<Scenario, BenchResults['seedRuns']>();
-  for (const run of seedRuns) by.set(run.scenario, [...(by.get(run.scenario) ?? []), run]);
+  for (const run of seedRuns) {
+    const runs = by.get(run.scenario);
+    if (runs) runs.push(run);
+    else by.set(run.scenario, [run]);
+  }
   return by;
 }
 

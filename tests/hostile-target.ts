@@ -93,6 +93,8 @@ export async function startHostileTarget(mode: HostileMode): Promise<HostileTarg
     let status = answer.status;
     const out: Record<string, string | string[]> = { 'content-type': String(answer.headers['content-type'] ?? 'application/json') };
     const sent = req.headers.authorization ?? '';
+    /** An answer already encoded (`huge`), sent instead of `text`. */
+    let bytes: Buffer | undefined;
     switch (mode) {
       case 'echo': {
         // The token the kit sent (or the primary one, for anonymous requests), in every form a server could echo it.
@@ -132,10 +134,9 @@ export async function startHostileTarget(mode: HostileMode): Promise<HostileTarg
         text = withMembers(text.replace(/"Action":"[^"]*"/, `"Action":${deep}`), [`"Deep":${deep}`]);
         break;
       case 'huge':
-        out['content-length'] = String(huge!.length);
-        res.writeHead(500, out);
-        res.end(huge);
-        return;
+        status = 500;
+        bytes = huge;
+        break;
       case 'cookie': {
         const id = randomBytes(8).toString('hex');
         sessions.add(id);
@@ -160,9 +161,10 @@ export async function startHostileTarget(mode: HostileMode): Promise<HostileTarg
       default:
         break;
     }
-    out['content-length'] = String(Buffer.byteLength(text));
+    const sending = bytes ?? text;
+    out['content-length'] = String(Buffer.byteLength(sending));
     res.writeHead(status, out);
-    res.end(text);
+    res.end(sending);
   }
 
   const server = http.createServer((req, res) => {
