@@ -29,6 +29,9 @@ export function badRequest(op: Operation | null, message: string): ApiError {
   return new ApiError(400, badRequestKind(op), message);
 }
 
+/** A UTF-16 surrogate with no partner: what strict UTF-8 encoders (Python's, PostgreSQL's drivers) cannot write. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** Own properties only: a body such as {"constructor": ...} must not reach Object.prototype. */
 export function own(body: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(body, key) ? body[key] : undefined;

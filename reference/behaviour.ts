@@ -15,7 +15,18 @@ import { assetSpaceFor, createGroup, limitCreate, newGroupId, timestamp, validat
 import { authorizeList, listGroups, matchesFilter, toListItem, validateList, visibleTo } from './behaviour-list';
 import { encodeResponse, errorBody, newRequestId, successBody } from './behaviour-response';
 
-export { ApiError, badRequest, badRequestKind, codePointLength, MAX_BODY_BYTES, OPERATIONS, SPEC_PATH, SPEC_VERSION, type Operation } from './behaviour-base';
+export {
+  ApiError,
+  badRequest,
+  badRequestKind,
+  codePointLength,
+  LONE_SURROGATE,
+  MAX_BODY_BYTES,
+  OPERATIONS,
+  SPEC_PATH,
+  SPEC_VERSION,
+  type Operation,
+} from './behaviour-base';
 export * from './behaviour-request';
 export * from './behaviour-create';
 export * from './behaviour-list';

@@ -5,7 +5,7 @@
  * default comes from.
  */
 import { randomBytes } from 'node:crypto';
-import { defaultHooks } from './behaviour';
+import { ApiError, badRequest, defaultHooks, LONE_SURROGATE } from './behaviour';
 import { OPERATIONS } from './behaviour-base';
 import { brotli, expressEtag, gzipped, headerOf, unicodeEscape, withHeader, writeJson, type JsonStyle, type WireAnswer } from './wire';
 import { isObject } from '../schemas/spec';
@@ -128,6 +128,30 @@ export const STACK_VARIANTS: readonly Variant[] = [
         { escape: (ch) => (ch.codePointAt(0)! > 0x7f ? unicodeEscape(ch) : undefined), itemSeparator: ', ', keySeparator: ': ' },
         'application/json',
       ),
+    },
+  },
+  {
+    name: 'djangoRestCharField',
+    // rest_framework/fields.py: CharField.__init__ appends ProhibitNullCharactersValidator and
+    // ProhibitSurrogateCharactersValidator to every string field ("Null characters are not allowed.",
+    // "Surrogate characters are not allowed: U+D800."), so NUL and lone surrogates are refused with a 400.
+    description: 'Django REST framework CharField: a NUL or a lone surrogate in any create field or list filter text is refused with 400',
+    allows: 'All fields are strings unless noted.',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const input = defaultHooks.validateCreate(body, ctx);
+        if (input instanceof ApiError) return input;
+        const odd = Object.entries(input).find(([, v]) => v.includes('\u0000') || LONE_SURROGATE.test(v));
+        return odd ? badRequest('CreateAssetGroup', `${odd[0]}: Null or surrogate characters are not allowed.`) : input;
+      },
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        if (query instanceof ApiError) return query;
+        const texts = [query.filter.name, query.filter.assetSpaceId, query.filter.groupType].filter((v) => v !== undefined);
+        return texts.some((v) => v.includes('\u0000') || LONE_SURROGATE.test(v))
+          ? badRequest('ListAssetGroups', 'Null or surrogate characters are not allowed.')
+          : query;
+      },
     },
   },
   {

@@ -10,7 +10,7 @@ import {
   itemsOf,
   matchingNothing,
   namesakeNeeded,
-  POLL_CAP_MS,
+  nextPollDelay,
   pollShared,
   primaryNamePart,
   readAlone,
@@ -190,7 +190,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
 
 /**
  * Polls each token's list, filtered by the Ids created through that token, until every group has
- * shown up or a poll sent after its visibility timeout has missed it. Gentle: rounds back off from 100 ms to POLL_CAP_MS, and
+ * shown up or a poll sent after its visibility timeout has missed it. Gentle: rounds back off from 100 ms to POLL_CAP_MS (nextPollDelay), and
  * while the primary token's groups are pending, the channel tokens are asked only when their own
  * deadline is near: a snapshot that lags for one token usually lags for all, so they are asked as
  * soon as the primary's groups show up, without waiting for the next round.
@@ -257,7 +257,7 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
       continue;
     const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
-    delay = Math.min(Math.round(delay * 1.5), POLL_CAP_MS);
+    delay = nextPollDelay(delay);
   }
 }
 

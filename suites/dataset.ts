@@ -453,7 +453,14 @@ export function pagedGroups(profile: Profile, dataset: Dataset): { ids: string[]
  * 2 s, a group visible 2.1 s after its create was seen at 3.2 s (a 3 s snapshot: 1.1 s of a 3.6 s run
  * in every other bench run). At most two rounds a second, each a list of the run's few Ids.
  */
-export const POLL_CAP_MS = 500;
+export const POLL_CAP_MS = 750;
+
+/**
+ * The wait after a poll that missed some groups, from the previous wait (100 ms first): doubling, to POLL_CAP_MS. Against a
+ * 3 s snapshot, growing by half to 500 ms sent eight polls before the groups showed up; doubling to 750 ms sends six, and
+ * sees a group at most 250 ms later (bench/README.md, twenty-first stop).
+ */
+export const nextPollDelay = (delayMs: number): number => Math.min(2 * delayMs, POLL_CAP_MS);
 
 /** How sharedPolls names a poll: its token role and its body. */
 export const pollShared = (role: TokenRole, body: unknown): string => `${role} ${JSON.stringify(body)}`;
@@ -469,7 +476,7 @@ export const pollShared = (role: TokenRole, body: unknown): string => `${role} $
 export async function everyGroupListed(api: Api, profile: Profile, dataset: Dataset): Promise<Read[]> {
   const all = groupsOf(dataset, () => true);
   let reads = await api.listByIds(profile, { groupIds: all.map((g) => g.id), pageSize: profile.list.pageSize.maximum });
-  for (let delay = 100; ; delay = Math.min(Math.round(delay * 1.5), POLL_CAP_MS)) {
+  for (let delay = 100; ; delay = nextPollDelay(delay)) {
     const listed = new Set(reads.flatMap((r) => itemsOf(r.exchange).map((item) => item.Id)));
     const missing = all.filter((g) => !listed.has(g.id));
     const deadline = Math.max(0, ...missing.map((g) => g.createdAt + dataset.visibilityTimeoutMs));

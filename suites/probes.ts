@@ -330,8 +330,18 @@ export function beyondBounds(
 /** INPUT-07's texts: JSON lets them through, and RFC 8259 leaves their meaning open. */
 export const ODD_TEXTS = ['\ud800', '\udfff x', 'a\u0000b', '\u202e\u2066rtl\u2069', '\ufeffbom', 'e\u0301\u0301\u0301', '\u{10ffff}'];
 
-/** Four texts a create, one in each free text field (the Name keeps the run's prefix): two groups, not seven; then each as a Name filter. */
-export function unusualUnicode(config: KitConfig, profile: Profile): { creates: Record<string, unknown>[]; probes: Probe[] } {
+/**
+ * All seven texts in one Name filter, spaces between them (so no two surrogates pair up), the BOM first as a body would carry it:
+ * a target that answers it with a 2xx took every text without a 5xx, in one list where seven were sent before.
+ */
+export const ODD_NAME_FILTER = [ODD_TEXTS[4], ...ODD_TEXTS.filter((_, i) => i !== 4)].join(' ');
+
+/**
+ * Four texts a create, one in each free text field (the Name keeps the run's prefix): two groups, not seven; then all of them
+ * in one Name filter, and each in a Name filter of its own (`oneByOne`) where that one was not answered with a 2xx: a text
+ * refused with a 4xx (Django REST framework refuses NUL and lone surrogates) must not hide another text's 5xx.
+ */
+export function unusualUnicode(config: KitConfig, profile: Profile): { creates: Record<string, unknown>[]; probes: Probe[]; oneByOne: Probe[] } {
   const creates = [ODD_TEXTS.slice(0, 4), ODD_TEXTS.slice(4)].map(([name, title, description, project], i) => ({
     ...createBody(config, 'unicode', i),
     ...(name !== undefined ? { Name: `${probeName(config, 'unicode', i, 'name')}-${name}` } : {}),
@@ -339,7 +349,11 @@ export function unusualUnicode(config: KitConfig, profile: Profile): { creates: 
     ...(description !== undefined ? { Description: description } : {}),
     ...(project !== undefined ? { ProjectName: project } : {}),
   }));
-  return { creates, probes: [...creates.map(createProbe), ...ODD_TEXTS.map((text) => listProbe(listBody(profile, { name: text })))] };
+  return {
+    creates,
+    probes: [...creates.map(createProbe), listProbe(listBody(profile, { name: ODD_NAME_FILTER }))],
+    oneByOne: ODD_TEXTS.map((text) => listProbe(listBody(profile, { name: text }))),
+  };
 }
 
 export const UNKNOWN_ACTIONS = ['NoSuchAction', 'listassetgroups', null];

@@ -1,5 +1,5 @@
 /** INPUT: what the server does with unusual or invalid input; refused with a 4xx, never a 500. */
-import { ApiError, badRequest, codePointLength, defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
+import { ApiError, badRequest, codePointLength, defaultHooks, LONE_SURROGATE, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
 import { family, isObject, perServer, syntaxError, utf8 } from './helpers';
 import { isJsonText } from '../../schemas/spec';
 
@@ -34,8 +34,6 @@ function firstValueEnd(text: string): number {
   }
   return -1;
 }
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const rateLimitedOnce = perServer(() => new Set<string>());
 
@@ -171,6 +169,23 @@ export const INPUT = family({
       validateList: (body, ctx) => {
         const query = defaultHooks.validateList(body, ctx);
         if (!(query instanceof ApiError) && query.filter.name?.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
+        return query;
+      },
+    },
+  },
+  /**
+   * The Name filter's text checked for lone surrogates (a 400, as Django REST framework's CharField does) but not for NUL,
+   * which PostgreSQL's text type cannot hold: a refused text must not hide another's 500.
+   */
+  nameFilterNulCrashesBehindSurrogateCheck: {
+    breaks: 'INPUT-07',
+    description: 'a lone surrogate in the Name filter gets 400, a NUL in it a 500 (creates are fine)',
+    hooks: {
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        if (query instanceof ApiError || query.filter.name === undefined) return query;
+        if (LONE_SURROGATE.test(query.filter.name)) return badRequest('ListAssetGroups', 'Surrogate characters are not allowed');
+        if (query.filter.name.includes('\u0000')) throw new Error('invalid byte sequence for encoding "UTF8": 0x00');
         return query;
       },
     },
