@@ -40,6 +40,9 @@ function foldKeys(body: Record<string, unknown>, names: readonly string[]): Reco
   return out;
 }
 
+/** What Django REST framework's CharField validators refuse in any string: a NUL, or a lone surrogate. */
+const charFieldRefuses = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
 export const STACK_VARIANTS: readonly Variant[] = [
   // ---------------------------------------------------------------- Express (Node)
   {
@@ -141,16 +144,14 @@ export const STACK_VARIANTS: readonly Variant[] = [
       validateCreate: (body, ctx) => {
         const input = defaultHooks.validateCreate(body, ctx);
         if (input instanceof ApiError) return input;
-        const odd = Object.entries(input).find(([, v]) => v.includes('\u0000') || LONE_SURROGATE.test(v));
+        const odd = Object.entries(input).find(([, v]) => charFieldRefuses(v));
         return odd ? badRequest('CreateAssetGroup', `${odd[0]}: Null or surrogate characters are not allowed.`) : input;
       },
       validateList: (body, ctx) => {
         const query = defaultHooks.validateList(body, ctx);
         if (query instanceof ApiError) return query;
         const texts = [query.filter.name, query.filter.assetSpaceId, query.filter.groupType].filter((v) => v !== undefined);
-        return texts.some((v) => v.includes('\u0000') || LONE_SURROGATE.test(v))
-          ? badRequest('ListAssetGroups', 'Null or surrogate characters are not allowed.')
-          : query;
+        return texts.some(charFieldRefuses) ? badRequest('ListAssetGroups', 'Null or surrogate characters are not allowed.') : query;
       },
     },
   },

@@ -330,11 +330,13 @@ export function beyondBounds(
 /** INPUT-07's texts: JSON lets them through, and RFC 8259 leaves their meaning open. */
 export const ODD_TEXTS = ['\ud800', '\udfff x', 'a\u0000b', '\u202e\u2066rtl\u2069', '\ufeffbom', 'e\u0301\u0301\u0301', '\u{10ffff}'];
 
+const leadingBom = (text: string): boolean => text.startsWith('\ufeff');
+
 /**
- * All seven texts in one Name filter, spaces between them (so no two surrogates pair up), the BOM first as a body would carry it:
- * a target that answers it with a 2xx took every text without a 5xx, in one list where seven were sent before.
+ * All seven texts in one Name filter, spaces between them (so no two surrogates pair up), the BOM's text first so that it
+ * leads the value as it does alone: a target that answers it with a 2xx took every text without a 5xx, in one list instead of seven.
  */
-export const ODD_NAME_FILTER = [ODD_TEXTS[4], ...ODD_TEXTS.filter((_, i) => i !== 4)].join(' ');
+export const ODD_NAME_FILTER = [...ODD_TEXTS.filter(leadingBom), ...ODD_TEXTS.filter((text) => !leadingBom(text))].join(' ');
 
 /**
  * Four texts a create, one in each free text field (the Name keeps the run's prefix): two groups, not seven; then all of them
