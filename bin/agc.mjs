@@ -4,7 +4,7 @@
 // into the kit's environment variables, runs the suites, and exits with the verdict; it also
 // starts the reference server (reference/main.ts), `agc profile discover` (discover/main.ts), and
 // `agc certify` / `agc verify` (certify/main.ts).
-// Exit statuses are bin/exit-codes.mjs's, the same for every command.
+// Exit statuses are common/exit-codes.mjs's, the same for every command.
 //
 // Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
 // TypeScript loader; the commands written in TypeScript run in a child through tsx.
@@ -29,9 +29,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
-import { EXIT, EXIT_HELP, exitForVerdict } from './exit-codes.mjs';
-import { runChild } from './child.mjs';
-import { privateDir } from './private-dir.cjs';
+import { EXIT, EXIT_HELP, exitForVerdict } from '../common/exit-codes.mjs';
+import { runChild } from '../common/child.mjs';
+import { privateDir } from '../common/private-dir.cjs';
+// What agc prints of text it did not write (an error's message, a report's field) goes through the suites' own guard.
+import { oneLine as safe } from '../common/safe-text.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Resolved as dependencies, not under ROOT/node_modules: installed into another project, the kit's
@@ -151,21 +153,6 @@ function pruneCopies(home, inUse) {
   } catch {
     // Tidying is no reason to fail a run.
   }
-}
-
-/**
- * What agc prints of text it did not write (an error's message, a report's field) is one line:
- * control characters made visible, and `::` / `##` broken so a CI runner never reads a workflow
- * command in it (the suites do the same for the target's text, client/safe-text.ts).
- * @param {unknown} text
- * @returns {string}
- */
-function safe(text) {
-  // eslint-disable-next-line no-control-regex
-  return String(text)
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
-    .replace(/::/g, ':\\x3a')
-    .replace(/##/g, '#\\x23');
 }
 
 /**
@@ -466,7 +453,7 @@ main(process.argv.slice(2)).then(
     console.error(
       `agc: ${String(error?.stack ?? error)
         .split('\n')
-        .map(safe)
+        .map((line) => safe(line))
         .join('\n')}`,
     );
     process.exit(EXIT.error);

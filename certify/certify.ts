@@ -7,9 +7,9 @@ import { isExpired, loadWaivers } from '../reporters/waivers';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { redactDeep, redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { oneLine } from '../client/safe-text';
-import { REFERENCE_TOKEN_VARIABLES } from '../suites/config';
-import { EXIT, SIGNALLED, exitForVerdict } from '../bin/exit-codes.mjs';
-import { runChild } from '../bin/child.mjs';
+import { REFERENCE_TOKEN_VARIABLES } from '../config';
+import { EXIT, SIGNALLED, exitForVerdict } from '../common/exit-codes.mjs';
+import { runChild } from '../common/child.mjs';
 import {
   buildCertificate,
   canonicalJson,
@@ -45,7 +45,7 @@ export interface CertifyOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Runs `agc run` once; an interrupted run ends the certification (bin/child.mjs forwards Ctrl-C). */
+/** Runs `agc run` once; an interrupted run ends the certification (common/child.mjs forwards Ctrl-C). */
 const agcRun = (args: string[], env: NodeJS.ProcessEnv) => runChild(AGC, ['run', ...args], env, process.cwd());
 
 /**

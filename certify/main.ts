@@ -3,7 +3,7 @@
  * the command first). bin/agc.mjs has already turned the run options into the environment (and read
  * .env), as for `agc run`; what is left here is the certification's own options.
  *
- * Exit status (bin/exit-codes.mjs): certify exits as `agc run` does, with the combined verdict
+ * Exit status (common/exit-codes.mjs): certify exits as `agc run` does, with the combined verdict
  * (the worst of its runs'); verify exits 0 when everything matches, 1 when anything does not, 3
  * on a usage error (an unreadable certificate or key included).
  */
@@ -13,7 +13,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { oneLine } from '../client/safe-text';
 import { ProfileError } from '../schemas/profile';
 import { WaiverError } from '../reporters/waivers';
-import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 import { KeyError, privateKeyFrom, publicKeyFrom } from './certificate';
 import { certify, CertifyError } from './certify';
 import { CertificateError, verifyCertificate } from './verify';

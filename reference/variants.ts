@@ -22,23 +22,15 @@ import {
   type ListResult,
   type Operation,
   type Principal,
-  type ReferenceHooks,
   type ResponseMetadata,
 } from './behaviour';
 import { CHANNEL_A } from './config';
 import type { GroupRecord } from './store';
 import { isObject } from '../schemas/spec';
 import { STACK_VARIANTS } from './stack-variants';
+import type { Variant } from './behaviour-types';
 
-export interface Variant {
-  /** camelCase, unique; the value of --variant. */
-  name: string;
-  /** The choice it makes, as its implementer would describe it. */
-  description: string;
-  /** The spec's own sentence that leaves this choice open, verbatim. */
-  allows: string;
-  hooks: Partial<ReferenceHooks>;
-}
+export type { Variant };
 
 /** The reference list with the matches put in another (stable) order before paging. */
 function listInOrder(order: (a: GroupRecord, b: GroupRecord) => number) {

@@ -4,7 +4,7 @@ import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { guardConsoleText, oneLine } from '../client/safe-text';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { readRunError, readTest, TargetTextBudget, type RecordedTest } from '../facts/read';
-import { reportSettingsOf, type ReportSettings } from '../suites/config';
+import { reportSettingsOf, type ReportSettings } from '../config';
 import { findingOutcomes, outcomeOf, summarize, type ConformanceSummary, type Outcome, type RunFacts } from './verdict';
 import { loadWaivers } from './waivers';
 import { loadBaseline, BaselineError, type Baseline } from './baseline';
@@ -25,7 +25,7 @@ export abstract class ConformanceReporter implements Reporter {
     finishedAt: '',
     runErrors: [],
   };
-  /** Set in onBegin, from the configuration the run resolved (suites/config.ts). */
+  /** Set in onBegin, from the configuration the run resolved (config/index.ts). */
   private settings: ReportSettings | undefined;
   private baseline: Baseline | undefined;
   private budget: TargetTextBudget | undefined;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spendCreate, spendRequest } from '../client/budget';
-import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from './config';
+import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from '../config';
 import type { Exchange, SendOptions } from '../client/exchange';
 import type { OperationId } from './checks';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';

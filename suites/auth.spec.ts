@@ -4,7 +4,7 @@ import type { Exchange } from '../client/exchange';
 import { phaseExchanges, type Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
-import type { KitConfig } from './config';
+import type { KitConfig } from '../config';
 import {
   anonymousWithoutAgent,
   bearerWithoutToken,

@@ -1,5 +1,5 @@
 import { Api, CONCURRENCY, listBody, nthPage, RawBody, type ListQuery } from './api';
-import type { KitConfig, TokenRole } from './config';
+import type { KitConfig, TokenRole } from '../config';
 import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, idFilterHoldsAll, listShape } from './checks';
 import type { Profile } from '../schemas/profile';

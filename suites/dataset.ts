@@ -1,3 +1,4 @@
+import type { RequirementId } from '../facts/requirement-ids';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
@@ -22,8 +23,8 @@ import {
   type Failure,
   type Step,
 } from './checks';
-import type { TokenRole } from './config';
-import type { Judge, Verify } from './fixtures';
+import type { TokenRole } from '../config';
+import type { Judge, Verify } from '../facts/judgement';
 
 /**
  * The run's own groups, created once before the suites start and shared by every test that needs
@@ -322,10 +323,11 @@ export function phaseExchanges(dataset: Dataset): Exchange[] {
 }
 
 /** A valid request of each operation, answered during the phase, with the requirement that owns its success. */
-export function successes(dataset: Dataset): { owner: string; exchange: Exchange }[] {
+export function successes(dataset: Dataset): { owner: RequirementId; exchange: Exchange }[] {
   // p0's create as it was answered, Id or not: a 200 whose Id sits outside Result is this envelope's finding, not a missing group.
   const plain = dataset.groups.find(isGroup('plain'));
-  return [...(plain ? [{ owner: 'CREATE-01', exchange: plain.create }] : []), { owner: 'LIST-01', exchange: dataset.shared.emptyList }];
+  const answered: { owner: RequirementId; exchange: Exchange }[] = plain ? [{ owner: 'CREATE-01', exchange: plain.create }] : [];
+  return [...answered, { owner: 'LIST-01', exchange: dataset.shared.emptyList }];
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FullConfig } from '@playwright/test';
-import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from './config';
+import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from '../config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
 import { clearPhaseDone, markPhaseDone, phaseExchanges, saveDataset } from './dataset';

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Exchange } from '../client/exchange';
 import { flipCase } from '../client/redact';
-import type { KitConfig, TokenRole } from './config';
+import type { KitConfig, TokenRole } from '../config';
 import type { OperationId } from './checks';
 import { ahead, CONCURRENCY, inOrder, RawBody, type Api, type CallOptions } from './api';
 import { listBody } from './list-body';

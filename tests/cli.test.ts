@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { defaultHooks, type ReferenceHooks } from '../reference/server';
 import { runAgc, readJson, referenceTokenEnv, ROOT, type KitRun } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { EXIT, EXIT_LINES } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_LINES } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);
@@ -246,7 +246,7 @@ test('every command exits with the same codes: a usage error is 3 everywhere, an
   }
 });
 
-test("the README's exit-code table is the one bin/exit-codes.mjs defines", () => {
+test("the README's exit-code table is the one common/exit-codes.mjs defines", () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## The CLI and exit codes'), readme.indexOf('## Reports'));
   const rows = [...section.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));

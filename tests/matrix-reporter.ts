@@ -6,7 +6,7 @@
  */
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import JsonReporter from '../reporters/json';
-import { FAILURES_KEEP_WORKER } from '../suites/config';
+import { FAILURES_KEEP_WORKER } from '../config';
 import { targetProjects } from './matrix-targets';
 
 /** The server a test ran against: the describe named after it, just inside the file. */
@@ -20,7 +20,7 @@ export default class MatrixReporter implements Reporter {
   private readonly byTarget = new Map<string, JsonReporter>();
 
   constructor() {
-    // As the kit's console does (suites/config.ts): these reports, and the matrices, read each test's status, so a failed
+    // As the kit's console does (config/index.ts): these reports, and the matrices, read each test's status, so a failed
     // test keeps the batch's worker.
     process.env[FAILURES_KEEP_WORKER] = '1';
   }

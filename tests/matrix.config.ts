@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import kit from '../playwright.config';
-import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../suites/config';
+import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../config';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const targets = JSON.parse(process.env[MATRIX_VARIABLE] ?? '[]') as MatrixTarget[];

@@ -13,7 +13,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'nod
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { CHECKS_BY_FAMILY } from '../suites/checks';
-import { FAILURES_KEEP_WORKER } from '../suites/config';
+import { FAILURES_KEEP_WORKER } from '../config';
 import { MUTANTS } from '../reference/mutants';
 import { ApiError, defaultHooks, type ReferenceHooks } from '../reference/server';
 import { badRequest } from '../reference/behaviour-base';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { defaultHooks } from '../reference/behaviour';
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { test, expect } from './fixtures';
-import { loadConfig } from '../suites/config';
+import { loadConfig } from '../config';
 import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor, visibilityRound, type Probe } from '../suites/probes';
 import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
