@@ -220,7 +220,7 @@ export class Api {
 
   /**
    * Sends shared requests (`shared`) ahead of the tests that will ask for them: the runner does, once the
-   * create-and-wait phase is over (suites/probes.ts). Each is claimed at once, so that a test asking
+   * create-and-wait phase is over (suites/plans/). Each is claimed at once, so that a test asking
    * meanwhile waits for its answer instead of sending it too (claims are written before this returns
    * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is
    * not: the test that asks sends its own and waits it out.
@@ -287,7 +287,7 @@ export class Api {
     const start = performance.now();
     const exchange = await sendWhileAlive(this.config.runId, this.config.baseURL, sendOptions);
     this.spans.push({ start, end: performance.now() });
-    await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.probe());
+    await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.livenessRequest());
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
     this.durationsMs.push(exchange.durationMs);
@@ -302,7 +302,7 @@ export class Api {
   }
 
   /** The plain list that tells whether the target still answers (liveness.ts). */
-  private probe(): SendOptions {
+  private livenessRequest(): SendOptions {
     return {
       action: 'ListAssetGroups',
       version: VERSION,

@@ -24,7 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * The create-and-wait phase, run once by suites/global-setup.ts before the suites: it creates the
  * run's groups (suites/dataset.ts names them), provokes the client mistakes several requirements
- * read, waits until every group is listed, and probes what the answers showed the target does
+ * read, waits until every group is listed, and detects what the answers showed the target does
  * differently from the profile. It never throws: it records what happened in the Dataset.
  */
 
@@ -59,15 +59,15 @@ type Planned = { key: string; via: TokenRole; judgedBy: string; sent: Record<str
 function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profile): Planned[] {
   const salt = Math.random().toString(36).slice(2, 8);
   const name = (key: string) => `${prefix}ds-${key}-${salt}`;
-  const probe = (group: GroupName, sent: Record<string, string>, judgedBy = 'CREATE-01'): Planned => {
+  const planned = (group: GroupName, sent: Record<string, string>, judgedBy = 'CREATE-01'): Planned => {
     const { key, via } = GROUPS[group];
     return { key, via, judgedBy, sent: { Name: name(key), ...sent } };
   };
   const { maxLength, lengthUnit } = profile.create;
   const groups: Planned[] = [
-    probe('plain', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
+    planned('plain', { Title: 'Conformance probe p0', Description: 'Created by the asset-group conformance kit', GroupType: 'AIGC', ProjectName: 'default' }),
     // Text of several scripts and of every Unicode plane, well inside any bound (CREATE-02).
-    probe('everyScript', {
+    planned('everyScript', {
       Name: `${name('p1')}-Grüße-世界`,
       Title: `Grüße, 世界 — ✓ ${EVERY_PLANE}`,
       Description: `Unicode survives a round trip: Grüße, 世界, Ελληνικά, ${EVERY_PLANE}`,
@@ -75,7 +75,7 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
       ProjectName: 'agc-project',
     }),
     // Mixed case in the Name: LIST-07 tells how the name filter treats case.
-    probe('mixedCaseName', {
+    planned('mixedCaseName', {
       Name: `${prefix}ds-p2-MixedCase-${salt}`,
       Title: 'Conformance probe p2',
       Description: '',
@@ -84,14 +84,14 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
     }),
     // Leading, trailing and inner whitespace must come back as sent, not trimmed or folded (CREATE-02); and no
     // ProjectName: CREATE-04 looks for the profile's default in the list item. One group for both keeps the footprint small.
-    probe('whitespace', {
+    planned('whitespace', {
       Name: `${name('p3')}  x `,
       Title: '  Conformance probe p3  ',
       Description: ' Third of four,\tinner  spaces and a line\nbreak; ProjectName omitted ',
       GroupType: 'AIGC',
     }),
     // At the profile's bounds (CREATE-05): the longest Name and Description allowed, and an empty optional Title.
-    probe(
+    planned(
       'atBounds',
       {
         Name: atLength(`${name(GROUPS.atBounds.key)}-`, maxLength.Name ?? 64, lengthUnit),
@@ -102,12 +102,12 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
       },
       'CREATE-05',
     ),
-    probe('channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
-    probe('channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
+    planned('channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
+    planned('channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
     // p0's very Name a second time, where no other query lists the run's groups alone (namesakeNeeded): sent after p0 (buildDataset).
     ...(namesakeNeeded(profile)
       ? [
-          probe(
+          planned(
             'namesake',
             { Name: name(GROUPS.plain.key), Title: 'Conformance probe p0, the second of its Name', Description: '', GroupType: 'AIGC', ProjectName: 'default' },
             'PAGE-05',
@@ -176,10 +176,10 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
-    // The probes' pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
+    // The detection's pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
     const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));
     api.shareSettledReads(profile, (id) => settled.has(id));
-    await Promise.all([probePaging(api, profile, dataset), probeIdFilters(api, profile, dataset), probeValueFilters(api, profile, dataset)]);
+    await Promise.all([detectPaging(api, profile, dataset), detectIdFilters(api, profile, dataset), detectValueFilters(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;
   }
@@ -302,7 +302,7 @@ function provokeErrors(api: Api, prefix: string): Promise<Exchange[]> {
 
 /**
  * The run's primary groups the polls saw, as the suites read them (groupsOf: the group at the
- * profile's bounds left out), so that the probes' pages are the suites' pages too (api.ts shares them).
+ * profile's bounds left out), so that the detection's pages are the suites' pages too (api.ts shares them).
  */
 const seenPrimary = (dataset: Dataset): string[] =>
   dataset.groups.filter((g) => g.via === 'primary' && !readAlone(g) && g.visibleAfterMs !== null).map((g) => g.id!);
@@ -315,7 +315,7 @@ const seenPrimary = (dataset: Dataset): string[] =>
  * shows a target that counts from 0 (Spring Data's Pageable). Either way the paging requirements are
  * then not assessable, with the settings that fit.
  */
-async function probePaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+async function detectPaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
   if (seen.length < 2) return;
   const { pageNumber, pageSize } = profile.list;
@@ -429,12 +429,12 @@ export function idFilterNamed(api: Api, profile: Profile, ids: string[]): Promis
  * Does the target filter by the profile's Id filter, and keep every Id asked? Two reads the suites
  * make anyway (shared with them, api.ts): LIST-04's, some of the seen primary groups, and the read of
  * all of them (CREATE-02's and others'). A list holding a group it was not asked for means the Id
- * filter was ignored: whether it is the profile's name that the target does not know is probeIdFilter's
+ * filter was ignored: whether it is the profile's name that the target does not know is detectIdFilter's
  * question. The polls alone cannot tell: when every group they ask for shows up in one round and the
  * token has no other group yet (a channel's groups may reach the unbound token's snapshot later), an
  * ignored filter lists exactly what was asked.
  */
-async function probeIdFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+async function detectIdFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
   const listsOthers = (ex: Exchange, asked: string[]) => itemsOf(ex).some((item) => !asked.includes(item.Id as string));
   if (profile.list.idFilterTakes === 'one' && seen.length && !dataset.idFilterLeaked) {
@@ -450,14 +450,14 @@ async function probeIdFilters(api: Api, profile: Profile, dataset: Dataset): Pro
     if (listsOthers(subset, some) || listsOthers(all, seen)) dataset.idFilterLeaked = true;
     else idFilterKeepsAll(dataset, seen, all);
   }
-  if (dataset.idFilterLeaked) await probeIdFilter(api, profile, dataset);
+  if (dataset.idFilterLeaked) await detectIdFilter(api, profile, dataset);
 }
 
 /**
  * The Id filter was ignored: under a name APIs of this family also use, a target that filters follows
  * another profile; one that filters under no name is broken (LIST-04 fails).
  */
-async function probeIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+async function detectIdFilter(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const seen = seenPrimary(dataset);
   if (!seen.length) return;
   const { filterField, filters, idFilterTakes } = profile.list;
@@ -515,7 +515,7 @@ const FILTER_LABEL: Record<ValueFilter, string> = { assetSpaceId: 'asset-space',
  * follows another profile (the requirements that filter by it are not assessable); one that filters
  * under no name is broken, and only the filter's owner judges that (Dataset.ignoredFilters).
  */
-async function probeValueFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
+async function detectValueFilters(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
   const primary = seenPrimary(dataset);
   if (!primary.length) return;
   const all = dataset.groups.filter((g) => !readAlone(g) && g.visibleAfterMs !== null).map((g) => g.id!);

@@ -371,7 +371,7 @@ export function roleGroupsRead(api: Api, profile: Profile, dataset: Dataset, rol
   return api.listByIds(profile, roleGroupsQuery(profile, dataset, role, options), { as: role });
 }
 
-/** What roleGroupsRead asks, which the runner may send ahead (suites/probes.ts). */
+/** What roleGroupsRead asks, which the runner may send ahead (suites/plans/). */
 export function roleGroupsQuery(profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): ListQuery {
   // Not groupsOf: a missing group of the role blocks only the tests that need it, which ask groupsOf themselves.
   const ids = dataset.groups.filter((g) => g.via === role && g.id !== null && g.visibleAfterMs !== null && !readAlone(g, options)).map((g) => g.id as string);

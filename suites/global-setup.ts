@@ -6,7 +6,7 @@ import { clearPhaseDone, markPhaseDone, phaseExchanges, saveDataset } from './da
 import { buildDataset } from './dataset-setup';
 import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
-import { sendAheadLanes, sentAheadFor } from './probes';
+import { sendAheadLanes, sentAheadFor } from './plans';
 import { Lanes } from '../client/concurrency';
 import { throttled, withinShareBounds } from '../client/read-cache';
 import { endSelection, selectedTitles, selectionReported } from './selection';
@@ -71,7 +71,7 @@ async function everyPhaseOver(): Promise<void> {
 
 /**
  * The selected tests' requests that need no earlier answer, sent by the runner while the workers start
- * (suites/probes.ts); claimed at once, sent a few at a time. Nothing where the phase failed: each test
+ * (suites/plans/); claimed at once, sent a few at a time. Nothing where the phase failed: each test
  * sends its own then, as before.
  */
 function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, titles: string[] | undefined, workers: number): Promise<void> {
@@ -145,7 +145,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       const titles = await selection;
       // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the
-      // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/probes.ts).
+      // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/plans/).
       if (titles) await everyPhaseOver();
       const ahead = sendAhead(target, profile, dataset, titles, fullConfig.workers);
       markPhaseDone(config.runId);
