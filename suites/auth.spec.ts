@@ -1,7 +1,8 @@
 import { test, requirement, groupsOf, type Api } from './fixtures';
 import { NOT_AS_SUCCESS, errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId, type Step } from './checks';
 import type { Exchange } from '../client/exchange';
-import { phaseExchanges, type Dataset } from './dataset';
+import { phaseExchanges } from './dataset-needs';
+import { type Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
 import type { KitConfig } from '../config';

@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
-import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
+import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset-needs';
 import { otherChannelReads, plannedTogether } from './plans';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, together, type ListQuery } from './api';

@@ -1,5 +1,6 @@
 import { test, requirement, groupsOf, LISTED } from './fixtures';
-import { CREATING_ROLES, groupNamed, isGroup, readOf, roleGroupsRead } from './dataset';
+import { CREATING_ROLES, isGroup } from './dataset';
+import { groupNamed, readOf, roleGroupsRead } from './dataset-needs';
 import { recordBlocked as blocked, recordProfileMismatch } from '../facts/record';
 import { createAnswered, createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, noServerError, owned } from './checks';
 import { ahead, askedOf } from './api';

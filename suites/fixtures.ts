@@ -14,7 +14,8 @@ import type { Exchange } from '../client/exchange';
 import type { Judge, Verify } from '../facts/judgement';
 import { throttled } from '../client/read-cache';
 import { type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadDataset, itemsOf, phaseFinished, phaseSuccesses, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { loadDataset, itemsOf, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { phaseSuccesses } from './dataset-needs';
 import { errorKinds, profileAt } from '../schemas';
 import {
   holdMismatch,
@@ -33,7 +34,8 @@ import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
 
 export { RawBody, VERSION, Api, listBody } from './api';
-export { groupsOf, itemsOf } from './dataset';
+export { itemsOf } from './dataset';
+export { groupsOf } from './dataset-needs';
 export { LISTED } from './checks';
 
 export { requirement, mismatchesLast } from '../facts/record';

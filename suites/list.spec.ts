@@ -1,5 +1,6 @@
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, filterAssessable } from './fixtures';
-import { countsStand, everyGroupListed, groupNamed, matchingNothing } from './dataset';
+import { countsStand, everyGroupListed, groupNamed } from './dataset-needs';
+import { matchingNothing } from './dataset-queries';
 import {
   SHAPED,
   everyItem,

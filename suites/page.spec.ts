@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { test, requirement, listBody, LISTED, pagingAssessable } from './fixtures';
-import { countsStand, pagedGroups, pagesOf } from './dataset';
+import { countsStand, pagedGroups } from './dataset-needs';
+import { pagesOf } from './dataset-needs';
 import { checkProperty, sentAhead } from './property';
 import { modelRuns } from './page-model';
 import {

@@ -1,5 +1,5 @@
 import { test, requirement, groupsOf, listBody } from './fixtures';
-import { countsStand, spaceOf } from './dataset';
+import { countsStand, spaceOf } from './dataset-needs';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { together, type ListQuery } from './api';
 import { otherUserByIds, otherUserByNames, otherUserFirstPages, plannedTogether } from './plans';

@@ -1,5 +1,6 @@
 import { test, requirement, LISTED } from './fixtures';
-import { itemsOf, judgeVisibility } from './dataset';
+import { itemsOf } from './dataset';
+import { judgeVisibility } from './dataset-needs';
 import { recordLags, recordRetries } from '../facts/record';
 import { staysVisible } from './checks';
 import { plannedTogether, visibilityRound, VISIBILITY_ROUNDS } from './plans';

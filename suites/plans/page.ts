@@ -1,7 +1,8 @@
 /** PAGE's planned requests: paging values at and past their bounds, and pages of the run's groups. */
 import fc from 'fast-check';
 import { listBody } from '../list-body';
-import { pagesOf, type Dataset } from '../dataset';
+import { pagesOf } from '../dataset-needs';
+import { type Dataset } from '../dataset';
 import { type Profile } from '../../schemas/profile';
 import { nthPage } from '../list-body';
 import { type PlannedRequest, listRequest } from './plan';

@@ -2,7 +2,9 @@
 import type { KitConfig, TokenRole } from '../../config';
 import { type CallOptions } from '../api';
 import { listBody } from '../list-body';
-import { channelNamePart, confinedQuery, CREATING_ROLES, groupNamed, groupsOf, pollShared, roleGroupsQuery, type Dataset } from '../dataset';
+import { channelNamePart, confinedQuery, roleGroupsQuery } from '../dataset-queries';
+import { CREATING_ROLES, pollShared, type Dataset } from '../dataset';
+import { groupNamed, groupsOf } from '../dataset-needs';
 import { nameMatchParts, type Profile } from '../../schemas/profile';
 import { eachIdAlone, nthPage, type ListQuery } from '../list-body';
 import type { NameQueries } from '../checks';
