@@ -12,7 +12,7 @@ import type { OperationId } from './checks';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { redactTokens } from '../client/redact';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
-import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
+import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
 import { ReadCache, throttled as throttledAnswer } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
@@ -322,25 +322,17 @@ export class Api {
     for (let attempt = 1; ; attempt++) {
       const send = async () => {
         const exchange = await this.call('CreateAssetGroup', fields, { as, ...(shared ? { shared } : {}) });
-        const status = exchange.response?.status;
-        if ((status === 429 || status === 503) && attempt < MAX_CREATE_ATTEMPTS) {
+        if (isThrottled(exchange) && attempt < MAX_CREATE_ATTEMPTS) {
           throttled.add(tokenOfRun(this.config.runId, as));
           // Inside the turn: the next create of this token waits out the same Retry-After.
-          // Never before Retry-After; a little after at random, so that workers throttled together do not retry together.
-          await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
+          await waitRetryAfter(exchange, attempt);
         }
         return exchange;
       };
       const turn = tokenOfRun(this.config.runId, as);
       const exchange = throttled.has(turn) ? await inTurn(turn, send) : await send();
-      const status = exchange.response?.status;
-      if (status !== 429 && status !== 503) return { exchange, attempts: attempt };
-      if (attempt >= MAX_CREATE_ATTEMPTS) {
-        rateLimitedOut.add(exchange);
-        return { exchange, attempts: attempt };
-      }
-      this.retries[status]++;
-      if (status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
+      if (!this.retried(exchange, attempt)) return { exchange, attempts: attempt };
+      if (exchange.response!.status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
     }
   }
 
@@ -353,15 +345,23 @@ export class Api {
   async createRefused(body: unknown, options: CallOptions): Promise<Exchange> {
     for (let attempt = 1; ; attempt++) {
       const exchange = await this.call('CreateAssetGroup', body, options);
-      const status = exchange.response?.status;
-      if (status !== 429 && status !== 503) return exchange;
-      if (attempt >= MAX_CREATE_ATTEMPTS) {
-        rateLimitedOut.add(exchange);
-        return exchange;
-      }
-      this.retries[status]++;
-      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
+      if (!this.retried(exchange, attempt)) return exchange;
+      await waitRetryAfter(exchange, attempt);
     }
+  }
+
+  /**
+   * Whether a create answered 429/503 goes again: counted, until MAX_CREATE_ATTEMPTS, after which the
+   * exchange is not judged (rateLimitedOut) rather than load the target further.
+   */
+  private retried(exchange: Exchange, attempt: number): boolean {
+    if (!isThrottled(exchange)) return false;
+    if (attempt >= MAX_CREATE_ATTEMPTS) {
+      rateLimitedOut.add(exchange);
+      return false;
+    }
+    this.retries[exchange.response!.status as 429 | 503]++;
+    return true;
   }
 
   requestStats(): RequestStats {

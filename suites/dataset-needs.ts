@@ -13,7 +13,7 @@ import { askedOf, listBody, type Api, type ListQuery, type Read } from './api';
 import { JSON_ANSWER, countOfWholePage, listedBy, succeeded, listShape, listsIncluding, owned, resultPresent, visibleInTime, type Step } from './checks';
 import type { TokenRole } from '../config';
 import type { Judge, Verify } from '../facts/judgement';
-import { Dataset, GroupName, GroupRecord, isGroup, itemsOf, loadDataset, nextPollDelay, readAlone, visibilityOwner } from './dataset';
+import { Dataset, GroupName, GroupRecord, isGroup, itemsOf, loadDataset, pollDelays, readAlone, visibilityOwner } from './dataset';
 import { confinedQuery, namesakePages, primaryNamePart, roleGroupsQuery } from './dataset-queries';
 
 /**
@@ -182,7 +182,8 @@ export function readOf(reads: Read[], id: string): Exchange {
 export async function everyGroupListed(api: Api, profile: Profile, dataset: Dataset): Promise<Read[]> {
   const all = groupsOf(dataset, () => true);
   let reads = await api.listByIds(profile, { groupIds: all.map((g) => g.id), pageSize: profile.list.pageSize.maximum });
-  for (let delay = 100; ; delay = nextPollDelay(delay)) {
+  for (const delays = pollDelays(); ;) {
+    const delay = delays.next().value;
     const listed = new Set(reads.flatMap((r) => itemsOf(r.exchange).map((item) => item.Id)));
     const missing = all.filter((g) => !listed.has(g.id));
     const deadline = Math.max(0, ...missing.map((g) => g.createdAt + dataset.visibilityTimeoutMs));

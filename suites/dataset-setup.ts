@@ -6,7 +6,7 @@ import type { Profile } from '../schemas/profile';
 import { lengthIn, readPointer } from '../schemas/profile';
 import { namesakeNeeded, pollQuery } from './dataset-queries';
 import { detectIdFilters, detectPaging, detectValueFilters } from './detect';
-import { GROUPS, itemsOf, nextPollDelay, pollShared, type Dataset, type GroupName } from './dataset';
+import { GROUPS, itemsOf, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -169,13 +169,14 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
 
 /**
  * Polls each token's list, filtered by the Ids created through that token, until every group has
- * shown up or a poll sent after its visibility timeout has missed it. Gentle: rounds back off from 100 ms to POLL_CAP_MS (nextPollDelay), and
+ * shown up or a poll sent after its visibility timeout has missed it. Gentle: rounds back off from 100 ms to POLL_CAP_MS (pollDelays), and
  * while the primary token's groups are pending, the channel tokens are asked only when their own
  * deadline is near: a snapshot that lags for one token usually lags for all, so they are asked as
  * soon as the primary's groups show up, without waiting for the next round.
  */
 async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, timeoutMs: number): Promise<void> {
-  let delay = 100;
+  const delays = pollDelays();
+  let delay = delays.next().value;
   for (;;) {
     // Until seen, or missed by a poll sent after its timeout: a group whose timeout passed before the kit could poll (creates
     // retried after a 429, a busy machine) is polled once more, so that only the target's lag can make it late.
@@ -236,7 +237,7 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
       continue;
     const nextDeadline = Math.min(...pending.map((g) => g.createdAt + timeoutMs)) - Date.now();
     await sleep(Math.max(0, Math.min(delay, nextDeadline + 1)));
-    delay = nextPollDelay(delay);
+    delay = delays.next().value;
   }
 }
 

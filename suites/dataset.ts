@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { boundExchange } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
+import { backOff } from '../client/backoff';
 import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
 import { readPointer } from '../schemas/profile';
 import { deepFreeze } from '../schemas/spec';
@@ -227,11 +228,10 @@ export const visibilityOwner = (g: GroupRecord): string => (g.via === 'primary' 
 export const POLL_CAP_MS = 750;
 
 /**
- * The wait after a poll that missed some groups, from the previous wait (100 ms first): doubling, to POLL_CAP_MS. Against a
- * 3 s snapshot, growing by half to 500 ms sent eight polls before the groups showed up; doubling to 750 ms sends six, and
- * sees a group at most 250 ms later (bench/README.md, twenty-first stop).
+ * The waits after polls that missed some of the run's groups: 100 ms first, doubling to POLL_CAP_MS (bench/README.md says
+ * why doubling to 750 ms: fewer polls against a lag of seconds, and a group seen at most 250 ms later).
  */
-export const nextPollDelay = (delayMs: number): number => Math.min(2 * delayMs, POLL_CAP_MS);
+export const pollDelays = (): Generator<number, never, void> => backOff(100, POLL_CAP_MS);
 
 /** How sharedPolls names a poll: its token role and its body. */
 export const pollShared = (role: TokenRole, body: unknown): string => `${role} ${JSON.stringify(body)}`;
