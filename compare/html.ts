@@ -47,7 +47,9 @@ function implementationsTable(c: Comparison): string {
 <tbody>
 ${c.implementations
   .map(
-    (i) => `<tr><th scope="row">${esc(i.name)}${i.target.service ? `<div class="meta">Service ${esc(i.target.service)}</div>` : ''}</th>
+    (
+      i,
+    ) => `<tr><th scope="row">${esc(i.name)}${i.target.baseURL && i.target.baseURL !== i.name ? `<div class="meta">${esc(i.target.baseURL)}</div>` : ''}${i.target.service ? `<div class="meta">Service ${esc(i.target.service)}</div>` : ''}</th>
 <td><span class="st ${esc(i.verdict)}">${esc(i.verdict)}</span>${i.firstReason ? `<div class="meta">${esc(i.firstReason)}</div>` : ''}</td>
 <td>${esc(i.profile.name)}${i.profile.path ? `<div class="meta">${esc(i.profile.path)}</div>` : ''}</td>
 <td>${esc(i.kitVersion)}</td><td>${esc(i.date)}</td>
