@@ -72,10 +72,16 @@ export function readTargets(file: string): Target[] {
   });
 }
 
-/** The environment of one target's run: the parent's without any kit variable, and this target's tokens under the kit's names. */
+/** What belongs to one target and must not reach another's run: its tokens, and the settings the targets file gives per target. */
+const PER_TARGET = /^AG_(REF_)?TOKEN|^AG_(BASE_URL|PROFILE|REPORT_DIR|WAIVERS|BASELINE)$/;
+
+/**
+ * The environment of one target's run: the parent's (the kit's other settings, AG_SEED or AG_REQUEST_TIMEOUT_MS, apply to
+ * every run) without anything of one target, and this target's tokens under the kit's names.
+ */
 function environmentOf(target: Target): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('AG_')) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) if (!PER_TARGET.test(key)) env[key] = value;
   for (const [role, variable] of Object.entries(target.tokens)) {
     const value = process.env[variable];
     if (!value) throw new TargetsError(`target ${target.name}: ${variable} (its ${role}) is not set`);

@@ -12,7 +12,7 @@ import { filesBelow, readJson, runAgc, type KitRun } from './harness';
 import { sha256 } from '../certify/certificate';
 import { displayUrl, type Comparison } from '../compare/model';
 import { renderComparePage } from '../compare/html';
-import { EXIT } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_LINES } from '../bin/exit-codes.mjs';
 
 /**
  * `agc compare` on three real runs, made by the command itself from a targets file: the reference server, a mutant that
@@ -53,7 +53,7 @@ test.describe('agc compare on a conformant run, a non-conformant one and one wit
     );
     run = await runAgc(
       ['compare', '--targets', path.join(work, 'targets.yaml'), '--out', out, '--workers', '1'],
-      { ...tokenVars, AG_VISIBILITY_TIMEOUT_MS: '5000' },
+      { ...tokenVars, AG_VISIBILITY_TIMEOUT_MS: '5000', AG_NUM_RUNS: '5' },
       { timeoutMs: 170_000 },
     );
     comparison = readJson<Comparison>(path.join(out, 'compare.json'));
@@ -232,6 +232,8 @@ test('bad inputs are a usage error in one line, never a stack trace', async () =
   writeFileSync(path.join(dir, 'not-json.json'), '{ nope');
   writeFileSync(path.join(dir, 'other.json'), '{"verdict":"great","requirements":[]}');
   mkdirSync(path.join(dir, 'empty'));
+  writeFileSync(path.join(dir, 'unset.yaml'), 'targets:\n  - { name: a, baseUrl: "http://127.0.0.1:9/", tokens: { AG_TOKEN: CMP_UNSET_VARIABLE } }\n');
+  writeFileSync(path.join(dir, 'literal.yaml'), 'targets:\n  - { name: a, baseUrl: "http://127.0.0.1:9/", tokens: { AG_TOKEN: "Bearer abc.def" } }\n');
   const cases: [string[], RegExp][] = [
     [[], /needs reports, certificates or folders/],
     [[path.join(dir, 'not-json.json'), path.join(dir, 'other.json')], /not-json\.json: not JSON/],
@@ -239,6 +241,9 @@ test('bad inputs are a usage error in one line, never a stack trace', async () =
     [[path.join(dir, 'empty')], /empty: no conformance\.json or certificate below it/],
     [[path.join(dir, 'missing')], /missing: no such file or folder/],
     [['--name', 'x', dir], /--name takes PATH=NAME/],
+    // Before any run: a targets file names variables, never tokens, and each must be set.
+    [['--targets', path.join(dir, 'unset.yaml')], /target a: CMP_UNSET_VARIABLE \(its AG_TOKEN\) is not set/],
+    [['--targets', path.join(dir, 'literal.yaml')], /tokens\.AG_TOKEN must be the name of a variable, not a token/],
   ];
   const results = await Promise.all(cases.map(([args]) => runAgc(['compare', ...args, '--out', path.join(dir, 'out')], {})));
   results.forEach((result, i) => {
@@ -249,6 +254,9 @@ test('bad inputs are a usage error in one line, never a stack trace', async () =
     expect(lines[0]).toMatch(cases[i][1]);
   });
   expect(readdirSync(dir)).not.toContain('out');
+  const help = await runAgc(['compare', '--help'], {});
+  expect(help.status).toBe(EXIT.ok);
+  for (const [code, meaning] of EXIT_LINES) expect(help.stdout).toContain(`  ${code}  ${meaning}`);
 });
 
 test('names and pages from untrusted reports: credentials never shown, text escaped, only the comparison’s own links are links', () => {
