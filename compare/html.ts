@@ -131,4 +131,5 @@ pre{background:#f3f3f3;padding:6px;white-space:pre-wrap;overflow-wrap:anywhere;f
 .warnings{border:2px solid var(--warn);padding:4px 12px;margin:12px 0}
 code{font-size:12px;overflow-wrap:anywhere}.notes th[scope=row] code{white-space:nowrap}
 a:focus,summary:focus{outline:3px solid #1a5fb4;outline-offset:2px}
+@media (max-width:640px){table.matrix th[scope=row]{min-width:150px}th,td{padding:3px 4px}.banner h1{font-size:22px}}
 `;

@@ -184,6 +184,10 @@ test.describe('agc compare on a conformant run, a non-conformant one and one wit
       await page.screenshot({ path: testInfo.outputPath('compare.png') });
       await page.locator('#portability').scrollIntoViewIfNeeded();
       await page.screenshot({ path: testInfo.outputPath('compare-portability.png') });
+      // Phone width: the tables scroll in their own boxes, the page itself is no wider than the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+      await page.screenshot({ path: testInfo.outputPath('compare-phone.png') });
       expect(requests, 'the page fetched nothing but itself').toEqual([file]);
       expect(problems).toEqual([]);
     } finally {
