@@ -268,22 +268,10 @@ test('names and pages from untrusted reports: credentials never shown, text esca
   expect(displayUrl('not a url SECRET')).toBe('(a base URL that does not parse)');
   const hostile = '<img src=x onerror=alert(1)>';
   const cell = (href: string | null) => ({ status: 'failed' as const, label: 'failed', reason: hostile, href, evidence: `received: ${hostile}` });
-  const impl = (name: string) => ({
-    key: 'k',
-    name,
-    kind: 'report' as const,
-    source: hostile,
-    verdict: 'non-conformant' as const,
-    firstReason: hostile,
-    kitVersion: hostile,
-    specHash: 'f',
-    date: '',
-    runs: 1,
-    target: { baseURL: null, embedded: false, service: hostile },
-    profile: { name: hostile, path: null, settings: 'unknown' as const },
-    badge: 'badge-k.svg',
-    counts: { failed: 1, waived: 0, blocked: 0, skipped: 0, absent: 0, passed: 0, 'not-assessed': 0 },
-  });
+  const counts = { failed: 1, waived: 0, blocked: 0, skipped: 0, absent: 0, passed: 0, 'not-assessed': 0 };
+  const facts = { kind: 'report' as const, source: hostile, verdict: 'non-conformant' as const, firstReason: hostile, kitVersion: hostile, specHash: 'f' };
+  const more = { key: 'k', date: '', runs: 1, badge: 'badge-k.svg', counts, target: { baseURL: null, embedded: false, service: hostile } };
+  const impl = (name: string) => ({ ...facts, ...more, name, profile: { name: hostile, path: null, settings: 'unknown' as const } });
   const html = renderComparePage({
     format: 'agc-compare/1',
     generatedAt: '2026-01-01T00:00:00.000Z',
