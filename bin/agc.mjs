@@ -45,6 +45,7 @@ const TSX_DIR = path.dirname(require.resolve('tsx/package.json'));
 // in, 0.17 CPU-s and 0.18 s more on every command (and on every embedded run's reference server, playwright.config.ts).
 const TSX_IMPORT = ['--import', pathToFileURL(path.join(TSX_DIR, 'dist', 'loader.mjs')).href];
 const CERTIFY = path.join(ROOT, 'certify', 'main.ts');
+const COMPARE = path.join(ROOT, 'compare', 'main.ts');
 
 /**
  * @typedef {object} Option one option of a command
@@ -248,6 +249,9 @@ Commands:
                        (certificate.json, index.html) that agc verify checks
   verify CERT          check a certificate: its runs' report hashes and, with --public-key FILE,
                        its signature (agc verify --help; exits 0 holds, 1 mismatch, 3 usage)
+  compare REPORT|DIR...
+                       implementations side by side: compare.html, compare.json, a badge each
+                       (agc compare --help; exits 0 written, 3 usage)
 
 agc run options:
 ${lines(RUN_OPTIONS)}
@@ -440,6 +444,7 @@ async function main(argv) {
     return runTs(CERTIFY, ['certify', ...args], env, process.cwd());
   }
   if (command === 'verify') return runTs(CERTIFY, ['verify', ...rest], process.env, process.cwd());
+  if (command === 'compare') return runTs(COMPARE, rest, process.env, process.cwd());
   throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
 }
 

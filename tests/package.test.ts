@@ -82,6 +82,7 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     'common/exit-codes.mjs',
     'discover/main.ts',
     'discover/probe.ts',
+    'compare/main.ts',
     'playwright.config.ts',
     'suites/global-setup.ts',
     'config/index.ts',
