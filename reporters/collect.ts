@@ -107,7 +107,7 @@ export abstract class ConformanceReporter implements Reporter {
     const waivers = loadWaivers(this.settings?.waiversPath, new Set(loadCatalogue().requirements.map((r) => r.id)));
     const outcomes = [...this.outcomes.values()];
     try {
-      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline));
+      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline, this.settings?.strictWaivers));
     } catch (error) {
       // Never lose the results to the target's data: write them again without any evidence, saying so.
       const note = `evidence dropped: writing it failed (${oneLine((error as Error).message, 300)})`;
@@ -122,7 +122,9 @@ export abstract class ConformanceReporter implements Reporter {
           exchange: { dropped: note },
         })),
       }));
-      await this.write(summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline));
+      await this.write(
+        summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline, this.settings?.strictWaivers),
+      );
     }
     // The last guard: whatever a file ended up holding, no form of a secret stays in it.
     for (const file of this.files()) guardFile(path.join(this.reportDir, file));
