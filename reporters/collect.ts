@@ -42,6 +42,12 @@ export abstract class ConformanceReporter implements Reporter {
     return this.settings.reportDir;
   }
 
+  /** The run's report settings (suites/config.ts), once begun. */
+  protected get reportSettings(): ReportSettings {
+    if (!this.settings) throw new Error('the conformance reporter was not begun: its settings come with onBegin');
+    return this.settings;
+  }
+
   printsToStdio(): boolean {
     return false;
   }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { ConformanceReporter } from './collect';
 import type { ConformanceSummary, FailureEvidence, Outcome, RequirementResult } from './verdict';
 import { oneLine } from '../client/safe-text';
+import { exchangeLogDir } from '../client/exchange-log';
+import { writeFullHar } from './har-all';
 
 /**
  * exchanges.har: the exchanges the report holds as evidence (of failures and of findings), as an
@@ -19,12 +21,16 @@ export default class HarReporter extends ConformanceReporter {
   }
 
   protected write(summary: ConformanceSummary): void {
-    writeFileSync(path.join(this.reportDir, 'exchanges.har'), `${JSON.stringify(renderHar(summary), null, 2)}\n`);
+    const file = path.join(this.reportDir, 'exchanges.har');
+    // A certification's run (AG_HAR_ALL): every exchange, from the files the senders wrote (reporters/har-all.ts).
+    const { harAll, reportTargetBytes } = this.reportSettings;
+    if (harAll && summary.runId) writeFullHar(file, summary, exchangeLogDir(this.reportDir, summary.runId), reportTargetBytes);
+    else writeFileSync(file, `${JSON.stringify(renderHar(summary), null, 2)}\n`);
   }
 }
 
 /** An exchange as the report holds it (client/evidence.ts `evidenceOf`), or the note left when it was dropped. */
-interface HeldExchange {
+export interface HeldExchange {
   request?: { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
   response?: { status?: unknown; headers?: unknown; body?: unknown; jsonError?: unknown; truncated?: unknown };
   networkError?: unknown;
@@ -67,7 +73,7 @@ export interface HarEntry {
   cache: Record<string, never>;
   timings: { send: 0; wait: number; receive: 0 };
   comment: string;
-  /** The requirements and checks whose evidence this exchange is (HAR allows custom fields starting with `_`). */
+  /** The requirements and checks whose evidence this exchange is (HAR allows custom fields starting with `_`); empty in a certification's HAR for an exchange that is evidence of nothing. */
   _evidenceOf: { requirement: string; level: string; check: string; test: string }[];
 }
 
@@ -96,7 +102,7 @@ function queryOf(url: string): HarHeader[] {
 }
 
 /** The exchanges a requirement's report holds, each with the failure and test it is evidence of. */
-function* heldExchanges(r: RequirementResult): Generator<{ exchange: HeldExchange; failure: FailureEvidence; test: Outcome }> {
+export function* heldExchanges(r: RequirementResult): Generator<{ exchange: HeldExchange; failure: FailureEvidence; test: Outcome }> {
   for (const test of r.tests)
     for (const failure of test.failures)
       if (failure.exchange && typeof failure.exchange === 'object') yield { exchange: failure.exchange as HeldExchange, failure, test };
@@ -131,7 +137,7 @@ export function renderHar(s: ConformanceSummary): Har {
         known.comment = commentOf(known._evidenceOf);
         continue;
       }
-      entries.set(key, entryOf(exchange, new Date(start + entries.size).toISOString(), evidenceOf));
+      entries.set(key, entryOf(exchange, new Date(start + entries.size).toISOString(), [evidenceOf]));
     }
   }
   return {
@@ -146,9 +152,9 @@ export function renderHar(s: ConformanceSummary): Har {
   };
 }
 
-const commentOf = (list: HarEntry['_evidenceOf']) => oneLine(list.map((e) => `${e.requirement} [${e.level}] ${e.check} (${e.test})`).join('; '));
+export const commentOf = (list: HarEntry['_evidenceOf']) => oneLine(list.map((e) => `${e.requirement} [${e.level}] ${e.check} (${e.test})`).join('; '));
 
-function entryOf(ex: HeldExchange, startedDateTime: string, evidenceOf: HarEntry['_evidenceOf'][number]): HarEntry {
+export function entryOf(ex: HeldExchange, startedDateTime: string, evidenceOf: HarEntry['_evidenceOf']): HarEntry {
   const durationMs = Math.max(0, Number(ex.durationMs) || 0);
   const cut = str(ex.cut);
   const url = str(ex.request?.url);
@@ -207,7 +213,7 @@ function entryOf(ex: HeldExchange, startedDateTime: string, evidenceOf: HarEntry
     },
     cache: {},
     timings: { send: 0, wait: durationMs, receive: 0 },
-    comment: commentOf([evidenceOf]),
-    _evidenceOf: [evidenceOf],
+    comment: evidenceOf.length ? commentOf(evidenceOf) : 'sent by the kit; evidence of no failure',
+    _evidenceOf: evidenceOf,
   };
 }
