@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
-import { EXIT, EXIT_HELP, exitForVerdict } from '../common/exit-codes.mjs';
+import { EXIT, EXIT_HELP, exitForReport } from '../common/exit-codes.mjs';
 import { runChild } from '../common/child.mjs';
 import { privateDir } from '../common/private-dir.cjs';
 // What agc prints of text it did not write (an error's message, a report's field) goes through the suites' own guard.
@@ -171,6 +171,11 @@ const RUN_OPTIONS = {
   },
   profile: { type: 'string', arg: 'FILE', env: 'AG_PROFILE', path: true, help: "the target's profile file, merged over spec/profile.yaml" },
   waivers: { type: 'string', arg: 'FILE', env: 'AG_WAIVERS', path: true, help: "the target's waiver file (accepted, tracked failures)" },
+  'strict-waivers': {
+    type: 'boolean',
+    env: 'AG_STRICT_WAIVERS',
+    help: 'a stale waiver (its requirement passed) or an expired one fails a conformant run: exit 4',
+  },
   baseline: {
     type: 'string',
     arg: 'FILE',
@@ -200,6 +205,7 @@ const RUN_OPTIONS = {
 const MERGE_OPTIONS = {
   'report-dir': RUN_OPTIONS['report-dir'],
   waivers: RUN_OPTIONS.waivers,
+  'strict-waivers': RUN_OPTIONS['strict-waivers'],
   baseline: RUN_OPTIONS.baseline,
   help: RUN_OPTIONS.help,
 };
@@ -342,7 +348,7 @@ async function runTs(script, args, env, cwd = ROOT) {
 }
 
 /**
- * The exit status is the verdict written by this run; no report means the kit itself failed.
+ * The exit status is the verdict written by this run (and its waivers', under --strict-waivers); no report means the kit itself failed.
  * @param {string} reportDir
  * @param {number} childCode
  * @returns {number}
@@ -354,8 +360,7 @@ function verdictExit(reportDir, childCode) {
     console.error(`agc: no report was written to ${file}; see the output above`);
     return EXIT.error;
   }
-  const { verdict } = JSON.parse(readFileSync(file, 'utf8'));
-  return exitForVerdict(verdict);
+  return exitForReport(JSON.parse(readFileSync(file, 'utf8')));
 }
 
 /**

@@ -42,6 +42,12 @@ export abstract class ConformanceReporter implements Reporter {
     return this.settings.reportDir;
   }
 
+  /** The run's report settings (config/index.ts), once begun. */
+  protected get reportSettings(): ReportSettings {
+    if (!this.settings) throw new Error('the conformance reporter was not begun: its settings come with onBegin');
+    return this.settings;
+  }
+
   printsToStdio(): boolean {
     return false;
   }
@@ -107,7 +113,7 @@ export abstract class ConformanceReporter implements Reporter {
     const waivers = loadWaivers(this.settings?.waiversPath, new Set(loadCatalogue().requirements.map((r) => r.id)));
     const outcomes = [...this.outcomes.values()];
     try {
-      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline));
+      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline, this.settings?.strictWaivers));
     } catch (error) {
       // Never lose the results to the target's data: write them again without any evidence, saying so.
       const note = `evidence dropped: writing it failed (${oneLine((error as Error).message, 300)})`;
@@ -122,7 +128,9 @@ export abstract class ConformanceReporter implements Reporter {
           exchange: { dropped: note },
         })),
       }));
-      await this.write(summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline));
+      await this.write(
+        summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline, this.settings?.strictWaivers),
+      );
     }
     // The last guard: whatever a file ended up holding, no form of a secret stays in it.
     for (const file of this.files()) guardFile(path.join(this.reportDir, file));

@@ -4,6 +4,7 @@ import type { FullResult } from '@playwright/test/reporter';
 import { ConformanceReporter } from './collect';
 import type { ConformanceSummary, RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
+import type { Waiver } from './waivers';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 
@@ -70,6 +71,13 @@ function firstFailure(r: RequirementResult): { check: string; received: string }
   return { check: '—', received: `${md(error ?? r.reason ?? 'failed')}${difference}` };
 }
 
+/** A table of waivers (the user's own file, escaped all the same), or nothing. */
+function waiverLines(title: string, note: string, list: Waiver[]): string[] {
+  if (!list.length) return [];
+  const rows = list.map((w) => `| ${md(w.id, 40)} | ${md(w.reason, 200)} | ${md(w.link, 200)} | ${md(w.expires ?? '—', 40)} |`);
+  return ['', `### ${title} (${list.length})`, '', note, '', '| ID | Reason | Link | Expires |', '|---|---|---|---|', ...rows];
+}
+
 const VERDICT_MARK = { conformant: '✅', 'non-conformant': '❌', incomplete: '⚠️' } as const;
 
 export function renderSummary(s: ConformanceSummary): string {
@@ -85,6 +93,7 @@ export function renderSummary(s: ConformanceSummary): string {
     `Target ${md(s.target.baseURL ?? 'none', 200)} · profile ${md(s.profile.name, 100)} · kit ${md(s.kit.version, 40)} · ${md(s.startedAt, 40)} · MUSTs passed: ${count((r) => r.level === 'MUST' && r.status === 'passed')} of ${musts.length}`,
   ];
   if (s.baseline) lines.push('', md(baselineLine(s.baseline), 1000));
+  if (s.waivers.failure) lines.push('', `**Waivers fail the run (exit 4):** ${md(s.waivers.failure, 1000)}`);
   if (failedMusts.length) {
     lines.push('', `### Failed MUSTs (${failedMusts.length})`, '', '| ID | Requirement | Check | Received |', '|---|---|---|---|');
     for (const r of failedMusts) {
@@ -108,6 +117,8 @@ export function renderSummary(s: ConformanceSummary): string {
     `${count((r) => r.status === 'waived')} waived`,
   ];
   lines.push('', `**Not judged:** ${notJudged.join(' · ')}`);
+  lines.push(...waiverLines('Stale waivers', 'Their requirement passed in this run: remove them from the waiver file.', s.waivers.stale));
+  lines.push(...waiverLines('Expired waivers', 'Past their day, they waive nothing: renew or remove them.', s.waivers.expired));
   lines.push('', 'Every requirement, its evidence and the reasons: [index.html](index.html), beside this file in the report folder.', '');
   return lines.join('\n');
 }

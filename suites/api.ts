@@ -11,6 +11,7 @@ import type { Exchange, SendOptions } from '../client/exchange';
 import type { OperationId } from './checks';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { redactTokens } from '../client/redact';
+import { exchangeLogDir, logExchange } from '../client/exchange-log';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
@@ -290,6 +291,13 @@ export class Api {
     await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.livenessRequest());
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
+    // A certification's HAR holds every exchange (AG_HAR_ALL): written out now, bounded, never kept here.
+    if (this.config.harAll)
+      logExchange(exchangeLogDir(this.config.reportDir, this.config.runId), exchange, {
+        limit: this.config.evidenceBytes,
+        capBytes: this.config.reportTargetBytes,
+        tokens: Object.values(this.config.tokens),
+      });
     this.durationsMs.push(exchange.durationMs);
     this.identity ??= identityOf(exchange);
     if (action === 'ListAssetGroups' && role !== null && !options.authorization) this.noteListed(role, exchange);

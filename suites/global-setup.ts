@@ -12,6 +12,7 @@ import { Lanes } from '../client/concurrency';
 import { throttled, withinShareBounds } from '../client/read-cache';
 import { endSelection, selectedTitles, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
+import { clearExchangeLog, exchangeLogDir } from '../client/exchange-log';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsOf } from '../client/redact';
 
@@ -123,6 +124,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   const config = withReferenceURL(resolved);
   ensureRunDir(config.runId);
   clearTargetGone(config.runId);
+  if (config.harAll) clearExchangeLog(exchangeLogDir(config.reportDir, config.runId));
   const teardown = () => {
     if (!keepTemp()) removeRunDir(config.runId);
   };
