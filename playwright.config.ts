@@ -68,19 +68,14 @@ export default defineConfig<{}, KitWorkerOptions>({
   forbidOnly: !!process.env.CI,
   // A test waits at most for visibility plus a few requests; this bounds a hung target too.
   timeout: kit.visibilityTimeoutMs + 6 * kit.requestTimeoutMs,
-  // The kit's console (a line per test, by its status), then the conformance outputs; exit-status last, so the verdict
-  // ends the output.
+  // The kit's console (a line per test, by its status), then the report, whose last lines say the verdict.
   // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
   reporter: [
     // Not a display: it tells the runner which tests this run selected, whose requests it then sends ahead (suites/probes.ts).
     ['./suites/selection.ts'],
     ['./reporters/console.ts'],
-    ['./reporters/json.ts'],
-    ['./reporters/html.ts'],
-    ['./reporters/junit.ts'],
-    ['./reporters/har.ts'],
-    ['./reporters/summary.ts'],
-    ['./reporters/exit-status.ts'],
+    // The report: the verdict computed once, and every file of it rendering that one.
+    ['./reporters/conformance.ts'],
   ],
   globalSetup: './suites/global-setup.ts',
   // Beside the run's reports, so two runs with their own report folders never share one.

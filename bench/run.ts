@@ -44,15 +44,7 @@ const RUN_TIMEOUT_MS = 240_000;
 /** Keeps the whole bench bounded; a self-test stopped here is reported as such, never as a figure. */
 const SELF_TEST_TIMEOUT_MS = 15 * 60_000;
 /** The kit's reporters (playwright.config.ts), plus Playwright's JSON report for per-test figures. */
-const REPORTERS = [
-  './suites/selection.ts',
-  './reporters/console.ts',
-  'json',
-  './reporters/json.ts',
-  './reporters/html.ts',
-  './reporters/junit.ts',
-  './reporters/exit-status.ts',
-];
+const REPORTERS = ['./suites/selection.ts', './reporters/console.ts', 'json', './reporters/conformance.ts'];
 
 /** Real staging answers 100-300 ms away and its snapshot lags by seconds: the two must not multiply. */
 const LAG_MS = 3000;

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConformanceReporter } from './collect';
-import type { ConformanceSummary } from './verdict';
+import type { Output } from './output';
 import { exchangeLogDir } from '../client/exchange-log';
 import { writeFullHar } from './har-all';
 import { renderHar } from './har-entries';
@@ -14,16 +13,13 @@ import { renderHar } from './har-entries';
  * (AG_REPORT_TARGET_BYTES) was applied when the test was read, so an exchange dropped there is not
  * in this file either. Nothing is re-read or re-expanded here; the reporter decides nothing.
  */
-export default class HarReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['exchanges.har'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
-    const file = path.join(this.reportDir, 'exchanges.har');
+export const harOutput: Output = {
+  files: ['exchanges.har'],
+  write(summary, reportDir, settings) {
+    const file = path.join(reportDir, 'exchanges.har');
     // A certification's run (AG_HAR_ALL): every exchange, from the files the senders wrote (reporters/har-all.ts).
-    const { harAll, reportTargetBytes } = this.reportSettings;
-    if (harAll && summary.runId) writeFullHar(file, summary, exchangeLogDir(this.reportDir, summary.runId), reportTargetBytes);
+    const { harAll, reportTargetBytes } = settings;
+    if (harAll && summary.runId) writeFullHar(file, summary, exchangeLogDir(reportDir, summary.runId), reportTargetBytes);
     else writeFileSync(file, `${JSON.stringify(renderHar(summary), null, 2)}\n`);
-  }
-}
+  },
+};

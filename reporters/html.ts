@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConformanceReporter } from './collect';
+import type { Output } from './output';
 import type { ConformanceSummary, RequirementResult } from './verdict';
 import { loadCatalogue } from '../schemas/requirements';
 import { renderBadge } from './badge';
@@ -12,16 +12,13 @@ import { baselineBlock, esc, failureCard, familyItem, pageHead, reasonList } fro
  * The page reads top-down by urgency: the verdict and what changed, the failed MUSTs, the warnings,
  * what could not be judged and why, and only then every requirement by family.
  */
-export default class HtmlReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['index.html', 'badge.svg'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
-    writeFileSync(path.join(this.reportDir, 'index.html'), renderHtml(summary));
-    writeFileSync(path.join(this.reportDir, 'badge.svg'), renderBadge(summary));
-  }
-}
+export const htmlOutput: Output = {
+  files: ['index.html', 'badge.svg'],
+  write(summary, reportDir, settings) {
+    writeFileSync(path.join(reportDir, 'index.html'), renderHtml(summary));
+    writeFileSync(path.join(reportDir, 'badge.svg'), renderBadge(summary));
+  },
+};
 
 const VERDICT_TEXT = {
   conformant: 'Conformant',

@@ -1,20 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConformanceReporter } from './collect';
-import type { ConformanceSummary } from './verdict';
+import type { Output } from './output';
 import { loadProfile } from '../schemas/profile';
 
 /** conformance.json: the machine-readable verdict (shape: schemas/conformance-report.schema.json). */
-export default class JsonReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['conformance.json'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
+export const jsonOutput: Output = {
+  files: ['conformance.json'],
+  write(summary, reportDir, settings) {
     const report = { ...summary, profile: { ...summary.profile, settings: profileSettings(summary.profile.path) } };
-    writeFileSync(path.join(this.reportDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-  }
-}
+    writeFileSync(path.join(reportDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+  },
+};
 
 /**
  * The settings of the profile the run judged by, so that `agc compare` can set implementations' choices side by side from

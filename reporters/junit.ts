@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConformanceReporter } from './collect';
+import type { Output } from './output';
 import { PROFILE_HINT, type ConformanceSummary, type RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
 import { oneLine } from '../client/safe-text';
@@ -26,15 +26,12 @@ const xml = (text: string) =>
  * is shown as a failure with "warning" in its type; blocked and not-assessable requirements are
  * skipped with their reason; the verdict, and what changed since a baseline, are in the properties.
  */
-export default class JunitReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['junit.xml'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
-    writeFileSync(path.join(this.reportDir, 'junit.xml'), renderJunit(summary));
-  }
-}
+export const junitOutput: Output = {
+  files: ['junit.xml'],
+  write(summary, reportDir, settings) {
+    writeFileSync(path.join(reportDir, 'junit.xml'), renderJunit(summary));
+  },
+};
 
 export function renderJunit(summary: ConformanceSummary): string {
   // In the catalogue's order of families, as every output lists them.

@@ -1,7 +1,6 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullResult } from '@playwright/test/reporter';
-import { ConformanceReporter } from './collect';
+import type { Output } from './output';
 import type { ConformanceSummary, RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
 import type { Waiver } from './waivers';
@@ -10,32 +9,28 @@ import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 
 /**
  * summary.md: the verdict in a few lines of Markdown, for a CI job's summary page (appended to the
- * file named by $GITHUB_STEP_SUMMARY when that is set) or a pull-request comment: the verdict and
+ * file named by $GITHUB_STEP_SUMMARY when that is set: appendStepSummary) or a pull-request comment: the verdict and
  * its first reason, one line per failed MUST and per warning, what could not be judged, and a link
  * to index.html. It shows the summary; it decides nothing.
  */
-export default class SummaryReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['summary.md'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
+export const summaryOutput: Output = {
+  files: ['summary.md'],
+  write(summary, reportDir) {
     // Markdown would read the shared guard's `<redacted token>` as an HTML tag and show nothing: a
     // secret that reached this far is blotted out here first, in a form Markdown shows.
     const text = redactText(renderSummary(summary), secretPattern(secretsFromEnv()), '&lt;redacted token&gt;');
-    writeFileSync(path.join(this.reportDir, 'summary.md'), text);
-  }
+    writeFileSync(path.join(reportDir, 'summary.md'), text);
+  },
+};
 
-  async onEnd(result: FullResult): Promise<void> {
-    await super.onEnd(result);
-    // After the shared guard has gone over summary.md: what reaches the job's page is that file.
-    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-    if (!stepSummary) return;
-    try {
-      appendFileSync(stepSummary, `${readFileSync(path.join(this.reportDir, 'summary.md'), 'utf8')}\n`);
-    } catch (error) {
-      console.error(`conformance kit: could not append summary.md to GITHUB_STEP_SUMMARY: ${oneLine((error as Error).message, 300)}`);
-    }
+/** Appends summary.md to the CI job's summary page ($GITHUB_STEP_SUMMARY), after the last guard has gone over it: what reaches the page is that file. */
+export function appendStepSummary(reportDir: string): void {
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (!stepSummary) return;
+  try {
+    appendFileSync(stepSummary, `${readFileSync(path.join(reportDir, 'summary.md'), 'utf8')}\n`);
+  } catch (error) {
+    console.error(`conformance kit: could not append summary.md to GITHUB_STEP_SUMMARY: ${oneLine((error as Error).message, 300)}`);
   }
 }
 

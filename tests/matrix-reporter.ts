@@ -5,7 +5,7 @@
  * those of the describe named after it (suites/fixtures.ts).
  */
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import JsonReporter from '../reporters/json';
+import JsonReporter from './conformance-json';
 import { FAILURES_KEEP_WORKER } from '../config';
 import { targetProjects } from './matrix-targets';
 
@@ -17,7 +17,7 @@ function targetOf(test: TestCase): string | undefined {
 }
 
 export default class MatrixReporter implements Reporter {
-  private readonly byTarget = new Map<string, JsonReporter>();
+  private readonly byTarget = new Map<string, InstanceType<typeof JsonReporter>>();
 
   constructor() {
     // As the kit's console does (config/index.ts): these reports, and the matrices, read each test's status, so a failed

@@ -175,7 +175,7 @@ export async function runSuites(
     const args = [
       CLI,
       'test',
-      `--reporter=./suites/selection.ts,json,./reporters/json.ts,${consoleReporter}`,
+      `--reporter=./suites/selection.ts,json,./tests/conformance-json.ts,${consoleReporter}`,
       `--workers=${RUN.workers}`,
       `--output=${path.join(work, 'output')}`,
     ];
