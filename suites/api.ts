@@ -15,7 +15,7 @@ import { exchangeLogDir, logExchange } from '../client/exchange-log';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
-import { ReadCache, throttled as throttledAnswer } from '../client/read-cache';
+import { ReadCache } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
 import { eachIdAlone, listBody, type ListQuery } from './list-body';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
@@ -80,7 +80,7 @@ export const seenByAny = (runId: string, id: string): boolean => [...seenIn(runI
  * one at a time, each waiting out its Retry-After before the next is sent: retries that raced each
  * other would keep losing the target's few slots and give up.
  */
-const throttled = new Set<string>();
+const throttledTokens = new Set<string>();
 const turns = new Map<string, Promise<void>>();
 const tokenOfRun = (runId: string, role: TokenRole) => `${runId}\u0000${role}`;
 
@@ -100,7 +100,7 @@ async function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
 }
 
 /** What a shared request's askers may take from each other: any answer but one that says to wait and ask again. */
-const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !throttledAnswer(exchange);
+const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !isThrottled(exchange);
 
 /** The Service and Region an answer's envelope names, if it names a Service. */
 function identityOf(exchange: Exchange): Api['identity'] {
@@ -331,14 +331,14 @@ export class Api {
       const send = async () => {
         const exchange = await this.call('CreateAssetGroup', fields, { as, ...(shared ? { shared } : {}) });
         if (isThrottled(exchange) && attempt < MAX_CREATE_ATTEMPTS) {
-          throttled.add(tokenOfRun(this.config.runId, as));
+          throttledTokens.add(tokenOfRun(this.config.runId, as));
           // Inside the turn: the next create of this token waits out the same Retry-After.
           await waitRetryAfter(exchange, attempt);
         }
         return exchange;
       };
       const turn = tokenOfRun(this.config.runId, as);
-      const exchange = throttled.has(turn) ? await inTurn(turn, send) : await send();
+      const exchange = throttledTokens.has(turn) ? await inTurn(turn, send) : await send();
       if (!this.retried(exchange, attempt)) return { exchange, attempts: attempt };
       if (exchange.response!.status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
     }

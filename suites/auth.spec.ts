@@ -11,14 +11,13 @@ import {
   bearerWithoutToken,
   nearMissAgents,
   nearMisses,
-  OPERATIONS,
   otherSchemes,
   plannedTogether,
   refusedRequest,
   sendOwn,
   unknownTokenRequests,
 } from './plans';
-import { isObject, parseJson } from '../schemas/spec';
+import { isObject, OPERATIONS, parseJson } from '../schemas/spec';
 
 const tokenAuthError = errorWith(401);
 

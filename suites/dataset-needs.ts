@@ -1,3 +1,4 @@
+import { itemsOf } from './checks';
 /**
  * What a test needs of the run's groups, and what it does when the phase could not give it: the test is
  * blocked by the requirement that failed, or skipped with the reason. Kept apart from the data
@@ -13,7 +14,7 @@ import { askedOf, listBody, type Api, type ListQuery, type Read } from './api';
 import { JSON_ANSWER, countOfWholePage, listedBy, succeeded, listShape, listsIncluding, owned, resultPresent, visibleInTime, type Step } from './checks';
 import type { TokenRole } from '../config';
 import type { Judge, Verify } from '../facts/judgement';
-import { Dataset, GroupName, GroupRecord, isGroup, itemsOf, loadDataset, pollDelays, readAlone, visibilityOwner } from './dataset';
+import { Dataset, GroupName, GroupRecord, isGroup, loadDataset, pollDelays, readAlone, visibilityOwner } from './dataset';
 import { confinedQuery, namesakePages, primaryNamePart, roleGroupsQuery } from './dataset-queries';
 
 /**

@@ -1,3 +1,4 @@
+import { itemsOf } from './checks';
 import { Api, CONCURRENCY, listBody, RawBody } from './api';
 import type { KitConfig, TokenRole } from '../config';
 import type { Exchange } from '../client/exchange';
@@ -6,7 +7,7 @@ import type { Profile } from '../schemas/profile';
 import { lengthIn, readPointer } from '../schemas/profile';
 import { namesakeNeeded, pollQuery } from './dataset-queries';
 import { detectIdFilters, detectPaging, detectValueFilters } from './detect';
-import { GROUPS, itemsOf, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
+import { GROUPS, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**

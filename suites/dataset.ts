@@ -5,7 +5,6 @@ import { boundExchange } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
 import { backOff } from '../client/backoff';
 import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
-import { readPointer } from '../schemas/profile';
 import { deepFreeze } from '../schemas/spec';
 import { type RequestStats, type RetryCounts } from './api';
 import { type Failure } from './checks';
@@ -104,10 +103,8 @@ export const GROUPS = {
   everyScript: { key: 'p1', via: 'primary' },
   /** Mixed case in the Name: LIST-05 finds it by its Name, LIST-07 tells how the name filter treats case. */
   mixedCaseName: { key: 'p2', via: 'primary' },
-  /** Leading, trailing and inner whitespace, to come back as sent (CREATE-02). */
+  /** Leading, trailing and inner whitespace, to come back as sent (CREATE-02); sent without a ProjectName, for CREATE-04's default. */
   whitespace: { key: 'p3', via: 'primary' },
-  /** No ProjectName: CREATE-04 looks for the profile's default. The whitespace group, sent without one. */
-  projectNameOmitted: { key: 'p3', via: 'primary' },
   /** At the profile's bounds: CREATE-05's alone. Not a p key: pagedGroups pages through the p groups by their shared Name part. */
   atBounds: { key: 'e5', via: 'primary' },
   /** Created through the channel-A token. Both channels' keys start with c: channelNamePart finds the two and no other. */
@@ -208,12 +205,6 @@ export function loadDataset(runId: string): Dataset {
   let dataset = loaded.get(runId);
   if (!dataset) loaded.set(runId, (dataset = deepFreeze(JSON.parse(readFileSync(datasetFile(runId), 'utf8')) as Dataset)));
   return dataset;
-}
-
-/** Items of a list answer that are objects, or [] when the answer is not a list result. */
-export function itemsOf(exchange: Exchange | undefined): Record<string, unknown>[] {
-  const items = readPointer(exchange?.response?.json, '/Result/Items');
-  return Array.isArray(items) ? items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
 }
 
 /** A group never listed to the token it was created through: VIS-01's finding, or CHAN-01's for a channel-bound token. */

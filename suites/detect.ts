@@ -1,3 +1,4 @@
+import { itemsOf } from './checks';
 /**
  * What the create-and-wait phase's answers showed of the target's own choices, detected with the fewest
  * requests: paging fields it does not read, an Id filter under another name or place, value filters it
@@ -10,7 +11,7 @@ import { idFilterHoldsAll } from './checks';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, filterLabel, readPointer, withFilters } from '../schemas/profile';
 import { confinedQuery, matchingNothing, primaryNamePart, pollQuery } from './dataset-queries';
-import { itemsOf, readAlone, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { readAlone, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 
 /**
  * The run's primary groups the polls saw, as the suites read them (groupsOf: the group at the

@@ -12,9 +12,9 @@ import {
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import type { Judge, Verify } from '../facts/judgement';
-import { throttled } from '../client/read-cache';
-import { type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadDataset, itemsOf, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { isThrottled } from '../client/retry';
+import { itemsOf, type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
+import { loadDataset, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
 import { errorKinds, profileAt } from '../schemas';
 import {
@@ -34,7 +34,7 @@ import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
 
 export { RawBody, VERSION, Api, listBody } from './api';
-export { itemsOf } from './dataset';
+export { itemsOf } from './checks';
 export { groupsOf } from './dataset-needs';
 export { LISTED } from './checks';
 
@@ -292,7 +292,7 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
       const dataset = loadDataset(kit.config.runId);
       // The run's groups could not all be created because the target rate-limited the kit: what
       // needs them is not assessable, which is not the same as failing.
-      const limited = dataset.groups.filter((g) => g.id === null && throttled(g.create));
+      const limited = dataset.groups.filter((g) => g.id === null && isThrottled(g.create));
       if (limited.length) testInfo.skip(true, `${limited.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
       for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
       // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.

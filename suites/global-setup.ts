@@ -9,7 +9,8 @@ import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
 import { sendAheadLanes, sentAheadFor } from './plans';
 import { Lanes } from '../client/concurrency';
-import { throttled, withinShareBounds } from '../client/read-cache';
+import { withinShareBounds } from '../client/read-cache';
+import { isThrottled } from '../client/retry';
 import { endSelection, selectedTitles, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { clearExchangeLog, exchangeLogDir } from '../client/exchange-log';
@@ -81,7 +82,7 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
   // Not to a target that throttled the phase (every 429 or 503 a create got is counted in its retries; a throttled last
   // answer is among the phase's exchanges), or answered it past the evidence bounds (megabytes of error page): such
   // answers are not shared, so each test would send its request again, and the runner would hold many at once.
-  if (dataset.retries[429] || dataset.retries[503] || phaseExchanges(dataset).some((ex) => throttled(ex) || !withinShareBounds(ex))) return Promise.resolve();
+  if (dataset.retries[429] || dataset.retries[503] || phaseExchanges(dataset).some((ex) => isThrottled(ex) || !withinShareBounds(ex))) return Promise.resolve();
   try {
     const api = new Api(config, (_role, variable) => {
       throw new Error(`${variable} is not configured`);

@@ -1,5 +1,5 @@
+import { itemsOf } from './checks';
 import { test, requirement, LISTED } from './fixtures';
-import { itemsOf } from './dataset';
 import { judgeVisibility } from './dataset-needs';
 import { recordLags, recordRetries } from '../facts/record';
 import { staysVisible } from './checks';

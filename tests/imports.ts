@@ -1,5 +1,5 @@
 /**
- * The map enforced (STYLE 17, in the manner of Playwright's DEPS.list files and utils/check_deps.js):
+ * The map enforced (in the manner of Playwright's DEPS.list files and utils/check_deps.js):
  * each room states in its DEPS.list which rooms it may import, and every relative import of every
  * code file is judged against the nearest DEPS.list above it. Pure over a set of files, so that a
  * test can plant a wrong arrow and see it caught.

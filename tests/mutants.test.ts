@@ -1,5 +1,5 @@
 /**
- * Proof that every check can fail (STYLE 7): the conformance suites run against the reference
+ * Proof that every check can fail: the conformance suites run against the reference
  * server and against every mutant of reference/mutants.ts (tests/suite-run.ts), and each run must
  * fail exactly the requirements (and report exactly the failing checks) that
  * reference/mutants.expected.yaml says. A finding one test attributes to another requirement

@@ -11,8 +11,7 @@ export type { Failure, CheckContext, Check, MultiCheck, Owned, Step } from '../.
 export { owned } from '../../facts/judgement';
 import type { Check, Failure, MultiCheck } from '../../facts/judgement';
 
-export const OPERATIONS = ['CreateAssetGroup', 'ListAssetGroups'] as const;
-export type OperationId = (typeof OPERATIONS)[number];
+export { OPERATIONS, type Operation as OperationId } from '../../schemas/spec';
 
 /**
  * A value of the target's, short, for a failure's text. JSON nested too deep to serialise (a
@@ -61,8 +60,9 @@ export function items(ex: Exchange): Item[] | undefined {
 
 export const idsOf = (ex: Exchange): unknown[] => (items(ex) ?? []).map((item) => item?.Id);
 
-/** The items of a list answer that are objects, or [] when the answer is not a list result. */
-export const objectItems = (ex: Exchange): Item[] => (items(ex) ?? []).filter((item): item is Item => typeof item === 'object' && item !== null);
+/** The items of a list answer that are objects, or [] when there is no answer or it is not a list result. */
+export const itemsOf = (ex: Exchange | undefined): Item[] =>
+  (ex ? (items(ex) ?? []) : []).filter((item): item is Item => typeof item === 'object' && item !== null);
 
 /** The JSON pointer of the first string in `data` that is one of `values`, searching breadth-first. */
 export function pointerOf(data: unknown, values: readonly string[]): string | undefined {

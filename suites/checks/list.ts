@@ -2,7 +2,7 @@
 import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
 import { NAME_MATCHES, nameMatchParts, type NameMatch } from '../../schemas/profile';
-import { fail, idsOf, items, named, objectItems, show, type Check, type Failure, type Item, type MultiCheck } from './kit';
+import { fail, idsOf, items, named, itemsOf, show, type Check, type Failure, type Item, type MultiCheck } from './kit';
 
 /** No more matches counted than groups asked for by Id: more means the Id filter let others in (LIST-04's). */
 export function totalAtMost(n: number): Check {
@@ -132,7 +132,7 @@ export function nameMatch(targetId: string, queries: NameQueries): MultiCheck {
         documented,
         fix: 'accept a name filter',
       };
-    const found = Object.fromEntries(keys.map((key, i) => [key, objectItems(exchanges[i]).some((item) => item.Id === targetId)])) as Record<
+    const found = Object.fromEntries(keys.map((key, i) => [key, itemsOf(exchanges[i]).some((item) => item.Id === targetId)])) as Record<
       keyof NameQueries,
       boolean
     >;
@@ -168,7 +168,7 @@ export function nameMatch(targetId: string, queries: NameQueries): MultiCheck {
  */
 export function idFilterHoldsAll(seen: string[]): (ex: Exchange) => Failure | undefined {
   return named('idFilterHoldsAll', (ex) => {
-    const listed = new Set(objectItems(ex).map((item) => item.Id));
+    const listed = new Set(itemsOf(ex).map((item) => item.Id));
     const dropped = seen.filter((id) => !listed.has(id));
     if (ex.response?.status !== 200 || !dropped.length || [...listed].some((id) => !seen.includes(id as string))) return undefined;
     return fail(

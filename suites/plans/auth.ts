@@ -1,4 +1,5 @@
 /** AUTH's planned requests: the forms of Authorization a target must refuse, each on each operation. */
+import { OPERATIONS } from '../../schemas/spec';
 import { createHash } from 'node:crypto';
 import { flipCase } from '../../client/redact';
 import type { KitConfig } from '../../config';
@@ -7,8 +8,6 @@ import { type CallOptions } from '../api';
 import { type PlannedRequest, planName } from './plan';
 
 // ---------------------------------------------------------------- AUTH
-
-export const OPERATIONS: OperationId[] = ['CreateAssetGroup', 'ListAssetGroups'];
 
 type Authorization = { value: string; shown: string };
 
