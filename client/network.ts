@@ -215,6 +215,8 @@ const GIVE_CA = 'give the CA certificate (PEM) that signed it: agc run --ca-file
 
 /** What to do about a TLS refusal of the target's certificate, in one line; undefined for other errors. */
 export function tlsAdvice(code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  // Node 20 names a plain-http answer to a TLS hello EPROTO, with OpenSSL's reason in the message.
+  if (code === 'EPROTO' && /wrong version number/i.test(message)) code = 'ERR_SSL_WRONG_VERSION_NUMBER';
   const given = env.AG_CA_FILE ? ` (not the CA in --ca-file ${env.AG_CA_FILE}, nor one Node trusts)` : '';
   switch (code) {
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':

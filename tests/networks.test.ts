@@ -10,7 +10,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { send, type SendOptions } from '../client/exchange';
-import { noProxyMatches, proxyFor, routeNote } from '../client/network';
+import { noProxyMatches, proxyFor, routeNote, tlsAdvice } from '../client/network';
 import { startReferenceServer, type ReferenceServer } from '../reference/server';
 import { NGINX_INSTALL_HINT, nginxInstalled, startNginx, type NginxFront } from './nginx';
 import { makePrivateCA, OPENSSL_INSTALL_HINT, opensslInstalled, startForwardProxy, type ForwardProxy, type PrivateCA } from './networks';
@@ -31,6 +31,7 @@ const CASES: [string[], Record<string, string>, string, string][] = [
   [['https_proxy'], {}, 'https://api.example.com:9/', 'https_proxy'],
   [['HTTPS_PROXY'], {}, 'https://api.example.com:9/', 'HTTPS_PROXY'],
   [['https_proxy', 'HTTPS_PROXY'], {}, 'https://api.example.com:9/', 'https_proxy'],
+  [['HTTPS_PROXY'], { https_proxy: '' }, 'https://api.example.com:9/', 'HTTPS_PROXY'], // set but empty is unset
   [['HTTP_PROXY'], {}, 'http://api.example.com:9/', DIRECT], // curl ignores upper-case HTTP_PROXY (httpoxy)
   [['http_proxy', 'https_proxy'], {}, 'http://api.example.com:9/', 'http_proxy'],
   [['HTTP_PROXY', 'ALL_PROXY'], {}, 'http://api.example.com:9/', 'ALL_PROXY'],
@@ -96,6 +97,22 @@ test.describe('the proxy is chosen as curl chooses it', () => {
   });
 });
 
+test('every refused certificate is said as what to do, never as "turn the checks off"', () => {
+  const untrusted = ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT'];
+  for (const code of untrusted) {
+    const advice = tlsAdvice(code, 'node says', {});
+    expect(advice, code).toMatch(new RegExp(`^TLS: .*\\(${code}\\); .*agc run --ca-file /path/\\S+\\.pem, or NODE_EXTRA_CA_CERTS=/path/\\S+\\.pem$`));
+  }
+  expect(tlsAdvice('SELF_SIGNED_CERT_IN_CHAIN', '', { AG_CA_FILE: '/etc/ca.pem' })).toContain('(not the CA in --ca-file /etc/ca.pem, nor one Node trusts)');
+  expect(tlsAdvice('CERT_HAS_EXPIRED', '', {})).toBe(
+    "TLS: the target's certificate has expired (CERT_HAS_EXPIRED); renew it on the target, or check this machine's clock",
+  );
+  expect(tlsAdvice('ERR_SSL_WRONG_VERSION_NUMBER', '', {})).toMatch(/should AG_BASE_URL start with http:\/\/\?$/);
+  expect(tlsAdvice('ECONNREFUSED', '', {})).toBeUndefined();
+  for (const code of [...untrusted, 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID'])
+    expect(tlsAdvice(code, '', {})).not.toMatch(/REJECT_UNAUTHORIZED|insecure|-k\b/);
+});
+
 // ------------------------------------------------------------------ through a forward proxy, plain http
 
 const TOKEN = 'tok-networks-0123456789abcdef';
@@ -127,6 +144,11 @@ test.describe('a forward proxy', () => {
       const direct = await send(server.url, call({ ...env, no_proxy: '127.0.0.1' }));
       expect(direct.response?.status).toBe(401);
       expect(proxy.seen.requests).toBe(1);
+      // https:// to a plain-http port: said as such, not as OpenSSL's record error.
+      const plain = await send(server.url.replace('http:', 'https:'), call({}));
+      expect(plain.networkError).toBe(
+        'TLS: the target did not answer TLS (ERR_SSL_WRONG_VERSION_NUMBER); does it serve https on that port, or should AG_BASE_URL start with http://?',
+      );
     } finally {
       await server.close();
     }
