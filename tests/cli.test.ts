@@ -204,6 +204,7 @@ test('agc --help lists every option of run and merge, and the exit codes', async
     '--blob-dir',
     '--workers',
     '--grep',
+    '--ca-file',
   ])
     expect(run.stdout).toContain(option);
   for (const [code, meaning] of EXIT_LINES) expect(run.stdout).toContain(`  ${code}  ${meaning}`);
