@@ -121,7 +121,7 @@ export interface Scenario {
   goal?: number;
   /** At most the plain run's median plus this many ms (the lag scenario: 1.5 × the lag). */
   goalPlusMs?: number;
-  /** `--workers`, where not the kit's default (3): what README's advice for far targets costs and saves. */
+  /** `--workers`, where not the kit's default (3): what docs/cli.md's advice for far targets costs and saves. */
   workers?: number;
 }
 

@@ -54,7 +54,7 @@ const SCENARIOS: Scenario[] = [
   { key: 'latency', label: '+200 ms per response', server: { latencyMs: 200 }, goal: 1.4 },
   { key: 'lag', label: `${LAG_MS / 1000} s visibility lag`, server: { lagMs: LAG_MS }, goalPlusMs: 1.5 * LAG_MS },
   { key: 'preload', label: '20,000 groups on the target (10,000 primary)', server: { preload: { groups: 20_000, primaryShare: 0.5 } }, goal: 1.25 },
-  // README's advice for a far target (agc run --workers 6), and what the same costs against a near one; the goals are the default's.
+  // docs/cli.md's advice for a far target (agc run --workers 6), and what the same costs against a near one; the goals are the default's.
   { key: 'latency6', label: '+200 ms per response, --workers 6', server: { latencyMs: 200 }, goal: 1.4, workers: 6 },
   { key: 'plain6', label: 'plain, --workers 6', server: {}, workers: 6 },
 ];

@@ -2,7 +2,7 @@
 /**
  * The exit status of every command of the kit, defined once: `agc run`, `agc merge`,
  * `agc reference` (and `npm run reference`), `agc profile discover`. Each command's `--help`
- * prints EXIT_HELP; the README's table "The CLI and exit codes" is the one description for people.
+ * prints EXIT_HELP; the table of docs/cli.md, "Exit codes", is the one description for people (the README's short one, of the verdicts).
  *
  * Plain JavaScript with JSDoc types (type-checked by `tsc`, checkJs), so that bin/agc.mjs imports
  * it without a TypeScript loader and starts fast; the TypeScript programs (discover/, reference/)

@@ -256,12 +256,23 @@ test('every command exits with the same codes: a usage error is 3 everywhere, an
   }
 });
 
-test("the README's exit-code table is the one common/exit-codes.mjs defines", () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The CLI and exit codes'), readme.indexOf('## Reports'));
+test('the exit-code tables of docs/cli.md and the README are the ones common/exit-codes.mjs defines', () => {
+  const cli = readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+  const section = cli.slice(cli.indexOf('## Exit codes'), cli.indexOf('## Workers'));
+  expect(section, 'docs/cli.md has its section "Exit codes" before "Workers"').toContain('| exit |');
   const rows = [...section.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
   expect(rows).toEqual(EXIT_LINES.map(([code]) => code));
   expect(rows).toEqual([EXIT.ok, EXIT.nonConformant, EXIT.incomplete, EXIT.error, EXIT.staleWaivers]);
+  // The README's short table: the same codes, each with the verdict word EXIT_LINES gives it.
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const from = readme.indexOf('| exit | verdict |');
+  const short = readme.slice(from, readme.indexOf('\n\n', from));
+  const readmeRows = [...short.matchAll(/^\| (\d+) \| (.*) \|$/gm)].map((m) => [Number(m[1]), m[2]] as const);
+  expect(readmeRows.map(([code]) => code)).toEqual(EXIT_LINES.map(([code]) => code));
+  for (const [i, [, meaning]] of EXIT_LINES.entries()) {
+    const word = /^[a-z-]+(?=:)/.exec(meaning)?.[0];
+    if (word) expect(readmeRows[i][1], `README exit ${readmeRows[i][0]}`).toContain(`\`${word}\``);
+  }
 });
 
 test('the example workflow shards in two, merges with agc merge, uploads the reports and fails on the verdict', () => {

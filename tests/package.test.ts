@@ -102,6 +102,10 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     'spec/openapi.single-path.yaml',
     'spec/profile.yaml',
     'spec/requirements.yaml',
+    // The README's pages and its picture of the report, so that its links hold in an installed kit.
+    'docs/README.md',
+    'docs/reports.md',
+    'docs/images/report-failing.png',
   ]) {
     expect(paths, needed).toContain(needed);
   }
