@@ -261,6 +261,8 @@ Commands:
                        (certificate.json, index.html) that agc verify checks
   verify CERT          check a certificate: its runs' report hashes and, with --public-key FILE,
                        its signature (agc verify --help; exits 0 holds, 1 mismatch, 3 usage)
+  replay REPORT        send a report's failing exchanges again (--base-url URL: to a fixed build) and
+                       say per finding: still failing, fixed, not reproducible (agc replay --help)
 
 agc run options:
 ${lines(RUN_OPTIONS)}
@@ -453,6 +455,7 @@ async function main(argv) {
     return runTs(CERTIFY, ['certify', ...args], env, process.cwd());
   }
   if (command === 'verify') return runTs(CERTIFY, ['verify', ...rest], process.env, process.cwd());
+  if (command === 'replay') return runTs(path.join(ROOT, 'replay', 'main.ts'), rest, process.env, process.cwd());
   throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
 }
 
