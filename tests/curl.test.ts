@@ -5,11 +5,17 @@
  * environment, never from the line.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { authorizationValue, curlOf, rebased, type CurlRequest } from '../client/curl';
+import { evidenceJson } from '../client/evidence';
 import { flipCase } from '../client/redact';
+import { ANNOTATION, ATTACHMENT } from '../facts/record';
+import JsonReporter from '../reporters/json';
 
 const TOKEN = 'tok-Primary-7f3a9c2e';
 const OTHER = 'tok-Other-11aa22bb';
@@ -169,4 +175,55 @@ test('what cannot be rebuilt is said, not guessed; an embedded run names its bas
   await bash(line, { ...ENV, AG_BASE_URL: `${base}/` });
   expect(received.length).toBe(before + 1);
   expect(received[received.length - 1].url).toBe('/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01');
+});
+
+/** conformance.json of one failed test with this evidence, from a run against `baseURL` (embedded or not). */
+async function reported(evidence: object, baseURL: string, embedded: boolean): Promise<{ curl?: string; curlNote?: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agc-curl-'));
+  const saved = process.env.AG_REPORT_DIR;
+  process.env.AG_REPORT_DIR = dir;
+  try {
+    const reporter = new JsonReporter();
+    reporter.onBegin({ projects: [] } as never, {} as never);
+    const attachment = (name: string, body: string) => ({ name, contentType: 'application/json', body: Buffer.from(body) });
+    reporter.onTestEnd(
+      {
+        id: 't',
+        title: 'VER-03 t',
+        annotations: [{ type: ANNOTATION.requirement, description: 'VER-03' }],
+        location: { file: 'x.ts', line: 1, column: 1 },
+      } as never,
+      {
+        status: 'failed',
+        duration: 1,
+        annotations: [],
+        errors: [{ message: 'failed' }],
+        attachments: [
+          attachment(ATTACHMENT.evidence, evidenceJson(evidence)),
+          attachment(ATTACHMENT.run, JSON.stringify({ baseURL, embedded, profile: { name: 'reference', path: null } })),
+        ],
+      } as never,
+    );
+    await reporter.onEnd({ status: 'failed', startTime: new Date(), duration: 1 } as never);
+  } finally {
+    if (saved === undefined) delete process.env.AG_REPORT_DIR;
+    else process.env.AG_REPORT_DIR = saved;
+  }
+  const report = JSON.parse(readFileSync(path.join(dir, 'conformance.json'), 'utf8'));
+  return report.requirements.find((r: { id: string }) => r.id === 'VER-03').tests[0].failures[0].exchange;
+}
+
+test("conformance.json carries the curl line; an embedded run's names AG_BASE_URL, a long body none", async () => {
+  const failure = { check: 'echoesVersion', received: 'r', documented: 'd', fix: 'f' };
+  const r = request('{"a":"\u0000"}');
+  const exchange = { request: { ...r, action: 'ListAssetGroups', version: '2024-01-01' }, response: { status: 400, headers: {}, body: '{}' }, durationMs: 1 };
+  const target = await reported({ failure, exchange }, base, false);
+  expect(target.curl).toBe(curlOf(r).command);
+  const embedded = await reported({ failure, exchange }, base, true);
+  expect(embedded.curl).toContain(`"\${AG_BASE_URL%/}"'/v1/media_assets/?Action=`);
+  expect(embedded.curl).not.toContain(base);
+  const long = 'x'.repeat(70 * 1024);
+  const cut = await reported({ failure, exchange: { ...exchange, request: { ...exchange.request, body: long } } }, base, false);
+  expect(cut.curl).toBeUndefined();
+  expect(cut.curlNote).toContain('longer than');
 });
