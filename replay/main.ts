@@ -3,7 +3,7 @@
  * reads a report, sends its failing exchanges again (replay/replay.ts) and says per finding what
  * became of it. Tokens come from the environment (or the .env of the folder), as for `agc run`.
  *
- * Exit status (bin/exit-codes.mjs): 1 when a finding still fails, 2 when none does but a request got
+ * Exit status (bin/exit-codes.mjs): 1 when a finding still fails or is flaky, 2 when none does but a request got
  * no answer, 0 otherwise (fixed, not reproducible, not re-judgeable), 3 on a usage error.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -14,9 +14,9 @@ import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { oneLine } from '../client/safe-text';
 import { errorKinds, profileAt } from '../schemas';
 import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
-import { countsOf, findingsOf, MAX_FINDINGS, OUTCOMES, replay, type Replayed, type Report } from './replay';
+import { countsOf, findingsOf, MAX_FINDINGS, MAX_REPEAT, OUTCOMES, replay, type Replayed, type Report } from './replay';
 
-export const REPLAY_HELP = `Usage: agc replay REPORT [--base-url URL] [--requirement ID[,ID…]] [--json FILE]
+export const REPLAY_HELP = `Usage: agc replay REPORT [--base-url URL] [--requirement ID[,ID…]] [--repeat N] [--json FILE]
 
 Sends the failing exchanges of a report (a conformance.json, or the folder holding it) again and
 judges each answer with the check that failed. Per finding it says:
@@ -24,6 +24,7 @@ judges each answer with the check that failed. Per finding it says:
   fixed              the check passes, against another target than the report's (--base-url)
   not reproducible   the check passes against the report's own target: the failure did not repeat
   no answer          the request got no HTTP answer
+  flaky              with --repeat N: it failed at some sendings and passed at others (both kept)
   not re-judgeable   the check or the request cannot be rebuilt from the report alone (it says why)
 
 Tokens come from AG_TOKEN, AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A and AG_TOKEN_CHANNEL_B (or .env),
@@ -34,11 +35,13 @@ Options:
                               the embedded reference server, whose port was the run's own) [AG_BASE_URL]
   --requirement ID[,ID…]      only the findings of these requirements
   --profile FILE              the profile the checks read (default: the report's) [AG_PROFILE]
+  --repeat N                  send each request N times (at most ${MAX_REPEAT}; default 1): a failure
+                              that does not repeat every time is flaky
   --json FILE                 also write the outcomes as JSON
   --request-timeout MS        ms one request may take (default 15000) [AG_REQUEST_TIMEOUT_MS]
   -h, --help                  show this help
 
-Exit status: 1 a finding still fails; 2 none does, but a request got no answer; 0 otherwise;
+Exit status: 1 a finding still fails, or is flaky; 2 none does, but a request got no answer; 0 otherwise;
 3 a usage error (no report, an unreadable one, no target).
 ${EXIT_HELP}`;
 
@@ -84,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
       profile: { type: 'string' },
       json: { type: 'string' },
       'request-timeout': { type: 'string' },
+      repeat: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -99,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
   const targetBase = checkedURL(given || reportBase!, '--base-url');
   const timeout = values['request-timeout'] ?? process.env.AG_REQUEST_TIMEOUT_MS ?? '15000';
   if (!/^[1-9]\d*$/.test(timeout)) throw new UsageError(`--request-timeout must be a positive whole number of ms, not ${timeout}`);
+  const repeat = values.repeat ?? '1';
+  if (!/^[1-9]\d*$/.test(repeat) || Number(repeat) > MAX_REPEAT) throw new UsageError(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, not ${repeat}`);
   const profilePath = values.profile ? path.resolve(values.profile) : (process.env.AG_PROFILE ?? report.profile?.path ?? undefined);
   if (profilePath && !existsSync(profilePath)) throw new UsageError(`the profile ${profilePath} is not there: name the target's profile with --profile`);
   const { profile, validate } = profileAt(profilePath ?? undefined);
@@ -113,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
     targetBase,
     context: { profile, validate, errorKinds, successes: [] },
     timeoutMs: Number(timeout),
+    repeat: Number(repeat),
   });
   const redactor = secretPattern(secretsFromEnv());
   const counts = countsOf(results);
@@ -124,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     const out = { report: file, reportTarget: reportBase, target: targetBase, counts, findings: results };
     writeFileSync(path.resolve(values.json), `${redactText(JSON.stringify(out, null, 2), redactor)}\n`);
   }
-  return counts['still failing'] ? EXIT.nonConformant : counts['no answer'] ? EXIT.incomplete : EXIT.ok;
+  return counts['still failing'] || counts.flaky ? EXIT.nonConformant : counts['no answer'] ? EXIT.incomplete : EXIT.ok;
 }
 
 main(process.argv.slice(2)).then(

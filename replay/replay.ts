@@ -6,6 +6,7 @@
  * - fixed: the check passes, and the answer came from another target than the report's;
  * - not reproducible: the check passes on the report's own target: the failure did not repeat;
  * - no answer: the request got no HTTP answer where the report's exchange had one;
+ * - flaky: sent several times (--repeat), it failed at some and passed at others: both are kept;
  * - not re-judgeable: the check cannot be applied from the report alone (replay/checks.ts), or the
  *   request cannot be sent as it was (a cookie the target set, a token variable not set, a body cut).
  */
@@ -15,8 +16,11 @@ import { redactTokens } from '../client/redact';
 import type { CheckContext } from '../suites/checks';
 import { checkNamed } from './checks';
 
-export type Outcome = 'still failing' | 'fixed' | 'not reproducible' | 'no answer' | 'not re-judgeable';
-export const OUTCOMES: readonly Outcome[] = ['still failing', 'fixed', 'not reproducible', 'no answer', 'not re-judgeable'];
+export type Outcome = 'still failing' | 'flaky' | 'fixed' | 'not reproducible' | 'no answer' | 'not re-judgeable';
+export const OUTCOMES: readonly Outcome[] = ['still failing', 'flaky', 'fixed', 'not reproducible', 'no answer', 'not re-judgeable'];
+
+/** Times one finding may be sent (--repeat): enough to tell a flaky failure, bounded. */
+export const MAX_REPEAT = 10;
 
 /** Findings one replay sends again at most: a report of a badly broken target may hold hundreds. */
 export const MAX_FINDINGS = 300;
@@ -62,6 +66,8 @@ export interface Replayed {
   before: { status: number | null; received: string };
   after?: { method: string; url: string; status: number | null; networkError?: string; durationMs: number };
   curl?: string;
+  /** Each sending's outcome and answer, where a finding was sent more than once. */
+  attempts?: { outcome: Outcome; status: number | null; detail: string }[];
 }
 
 /** The failures of a report's failed tests, those of the requirements asked for (all without). */
@@ -88,6 +94,8 @@ export interface ReplayOptions {
   context: CheckContext;
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  /** Times each finding is sent (1 by default, at most MAX_REPEAT): a failure that does not repeat every time is flaky. */
+  repeat?: number;
 }
 
 /** Sends one finding's request again and judges the answer with its check. */
@@ -166,10 +174,28 @@ export async function replayFinding(finding: Finding, options: ReplayOptions): P
     : { ...base, after, outcome: 'fixed', detail: `${finding.check} passes` };
 }
 
+/**
+ * One finding sent `repeat` times, one after another. The same outcome every time is that outcome; a failure at some
+ * sendings and a pass at others is flaky, with every sending's outcome kept.
+ */
+async function repeated(finding: Finding, options: ReplayOptions): Promise<Replayed> {
+  const times = Math.min(Math.max(1, Math.floor(options.repeat ?? 1)), MAX_REPEAT);
+  const first = await replayFinding(finding, options);
+  if (times === 1 || !first.after) return first;
+  const all = [first];
+  for (let i = 1; i < times; i++) all.push(await replayFinding(finding, options));
+  const attempts = all.map((r) => ({ outcome: r.outcome, status: r.after?.status ?? null, detail: r.detail }));
+  const failed = all.filter((r) => r.outcome === 'still failing');
+  if (new Set(all.map((r) => r.outcome)).size === 1) return { ...first, attempts };
+  const passed = all.find((r) => r.outcome === 'fixed' || r.outcome === 'not reproducible');
+  if (!failed.length || !passed) return { ...first, attempts };
+  return { ...failed[0], outcome: 'flaky', detail: `failed ${failed.length} of ${all.length} times (${failed[0].detail}); passed the others`, attempts };
+}
+
 /** Every finding sent again, one after another (a target's own order, and a bounded load). */
 export async function replay(findings: Finding[], options: ReplayOptions): Promise<Replayed[]> {
   const out: Replayed[] = [];
-  for (const finding of findings.slice(0, MAX_FINDINGS)) out.push(await replayFinding(finding, options));
+  for (const finding of findings.slice(0, MAX_FINDINGS)) out.push(await repeated(finding, options));
   return out;
 }
 

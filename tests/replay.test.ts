@@ -7,6 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -17,7 +19,7 @@ import { findMutant } from '../reference/mutants';
 import { startReferenceServer, type ReferenceServer } from '../reference/server';
 import { esc } from '../reporters/html-parts';
 import { checkNamed, REJUDGEABLE } from '../replay/checks';
-import { findingsOf, type Report } from '../replay/replay';
+import { findingsOf, replay, type Finding, type Report } from '../replay/replay';
 import { readJson, referenceTokenEnv, runAgc } from './harness';
 
 const MUTANT = 'nameFilterNulCrashesBehindSurrogateCheck';
@@ -82,6 +84,59 @@ test('the findings replayed are the failures of failed tests, of the requirement
   } as Report;
   expect(findingsOf(report).map((f) => `${f.requirement} ${f.check}`)).toEqual(['VER-03 echoesVersion', 'INPUT-07 noServerError', 'INPUT-07 clientError']);
   expect(findingsOf(report, ['input-07']).map((f) => f.check)).toEqual(['noServerError', 'clientError']);
+});
+
+test('sent several times, a failure that repeats only sometimes is flaky, with every outcome kept', async () => {
+  // Every other answer a 500: the failure of noServerError comes and goes.
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(n++ % 2 ? 200 : 500, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const finding: Finding = {
+      requirement: 'INPUT-07',
+      level: 'MUST',
+      test: 'INPUT-07 t',
+      check: 'noServerError',
+      received: 'HTTP 500',
+      exchange: {
+        request: {
+          method: 'POST',
+          url: `${base}/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01`,
+          action: 'ListAssetGroups',
+          version: '2024-01-01',
+          headers: { authorization: 'Bearer <AG_TOKEN>' },
+          body: '{}',
+        },
+        response: { status: 500 },
+      },
+    };
+    const { profile, validate } = profileAt(undefined);
+    const options = {
+      reportBase: base,
+      targetBase: base,
+      context: { profile, validate, errorKinds, successes: [] },
+      timeoutMs: 5000,
+      env: { AG_TOKEN: 'tok-flaky-123456' },
+    };
+    const [flaky] = await replay([finding], { ...options, repeat: 4 });
+    expect(flaky.outcome).toBe('flaky');
+    expect(flaky.attempts?.map((a) => a.outcome)).toEqual(['still failing', 'not reproducible', 'still failing', 'not reproducible']);
+    expect(flaky.detail).toMatch(/^failed 2 of 4 times/);
+    n = 0;
+    const [once] = await replay([finding], options);
+    expect(once.outcome).toBe('still failing');
+    const [unset] = await replay([finding], { ...options, env: {} });
+    expect(unset).toMatchObject({ outcome: 'not re-judgeable', detail: expect.stringContaining('AG_TOKEN not set') });
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });
 
 const bash = (command: string, env: Record<string, string>) =>
