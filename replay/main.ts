@@ -73,7 +73,7 @@ function checkedURL(url: string, option: string): string {
 /** One console line per finding: the target's text on one line, bounded. */
 function line(r: Replayed): string {
   const status = r.after ? (r.after.status === null ? 'no answer' : `HTTP ${r.after.status}`) : 'not sent';
-  return `${r.outcome.padEnd(17)} ${r.requirement} (${r.level}) ${oneLine(r.check, 200)} [${status}]: ${oneLine(r.detail, 500)}`;
+  return `${r.outcome.padEnd(17)} ${oneLine(r.requirement, 40)} (${oneLine(r.level, 20)}) ${oneLine(r.check, 200)} [${status}]: ${oneLine(r.detail, 500)}`;
 }
 
 async function main(argv: string[]): Promise<number> {
