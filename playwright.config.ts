@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { FAILURES_KEEP_WORKER, KIT_WORKERS, loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './suites/config';
+import { FAILURES_KEEP_WORKER, KIT_WORKERS, loadConfig, prepareRunEnvironment, ConfigError, type KitWorkerOptions } from './config';
 import { loadProfile, ProfileError } from './schemas/profile';
 import { loadCatalogue } from './schemas/requirements';
 import { loadWaivers, WaiverError } from './reporters/waivers';
@@ -10,7 +10,7 @@ import { loadBaseline, BaselineError } from './reporters/baseline';
 prepareRunEnvironment();
 
 // The configuration (environment, .env, and `agc run` options, which bin/agc.mjs turns into the
-// environment) is resolved here, once per process, by suites/config.ts, and handed on as one typed
+// environment) is resolved here, once per process, by config/index.ts, and handed on as one typed
 // object: to the workers and global setup as the `kitConfig` option, to the reporters in their
 // FullConfig (config.projects[0].use). Playwright evaluates this file in every worker too; the run's
 // random values are in the environment by then, so each worker resolves the same configuration, and
@@ -55,7 +55,7 @@ const CHECKED_BY = 'AG_CONFIG_CHECKED_BY';
 const checkedByRunner = process.env[CHECKED_BY] === String(process.ppid);
 const kit = merging ? { ...loadConfig({ ...process.env, AG_BASE_URL: '', AG_PROFILE: '' }), embedded: false } : checkedByRunner ? loadConfig() : configOrExit();
 if (!merging && !checkedByRunner) process.env[CHECKED_BY] = String(process.pid);
-// Only the kit's console, made after this file is read, says that a failed test may keep its worker (suites/config.ts): a
+// Only the kit's console, made after this file is read, says that a failed test may keep its worker (config/index.ts): a
 // value inherited from elsewhere would let Playwright's own list, given with --reporter, print failures as passes.
 if (!merging && !checkedByRunner) delete process.env[FAILURES_KEEP_WORKER];
 
@@ -68,19 +68,14 @@ export default defineConfig<{}, KitWorkerOptions>({
   forbidOnly: !!process.env.CI,
   // A test waits at most for visibility plus a few requests; this bounds a hung target too.
   timeout: kit.visibilityTimeoutMs + 6 * kit.requestTimeoutMs,
-  // The kit's console (a line per test, by its status), then the conformance outputs; exit-status last, so the verdict
-  // ends the output.
+  // The kit's console (a line per test, by its status), then the report, whose last lines say the verdict.
   // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
   reporter: [
     // Not a display: it tells the runner which tests this run selected, whose requests it then sends ahead (suites/probes.ts).
     ['./suites/selection.ts'],
     ['./reporters/console.ts'],
-    ['./reporters/json.ts'],
-    ['./reporters/html.ts'],
-    ['./reporters/junit.ts'],
-    ['./reporters/har.ts'],
-    ['./reporters/summary.ts'],
-    ['./reporters/exit-status.ts'],
+    // The report: the verdict computed once, and every file of it rendering that one.
+    ['./reporters/conformance.ts'],
   ],
   globalSetup: './suites/global-setup.ts',
   // Beside the run's reports, so two runs with their own report folders never share one.

@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { RequestStats } from '../client/request-stats';
+import type { ReferenceOptions } from '../reference/server';
+import type { Dataset } from '../suites/dataset';
 
 /** The kit's root: where every timed child runs. */
 export const ROOT = path.resolve(__dirname, '..');
@@ -108,4 +111,50 @@ export async function runTimed(args: string[], extraEnv: Record<string, string>,
       resolve({ code, output, wallMs, timedOut, cpuS, targetCpuS, othersS });
     });
   });
+}
+
+export interface Scenario {
+  key: 'plain' | 'latency' | 'lag' | 'preload' | 'plain6' | 'latency6';
+  label: string;
+  server: ReferenceOptions;
+  /** At most this many times the plain run's median. */
+  goal?: number;
+  /** At most the plain run's median plus this many ms (the lag scenario: 1.5 × the lag). */
+  goalPlusMs?: number;
+  /** `--workers`, where not the kit's default (3): what README's advice for far targets costs and saves. */
+  workers?: number;
+}
+
+export interface TestFigures {
+  title: string;
+  status: string;
+  durationMs: number;
+  requests: RequestStats | undefined;
+}
+
+export interface RunResult {
+  wallMs: number;
+  cpuS?: number;
+  targetCpuS?: number;
+  othersS?: number;
+  requests: number;
+  /** Groups the run created on the target (the server's count of accepted creates): the kit's footprint. */
+  groups: number;
+  exitCode: number | null;
+  verdict: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  tests: TestFigures[];
+  setup: Dataset['requests'];
+  /** Median duration of every request the kit sent (tests and setup). */
+  medianLatencyMs: number;
+  /** 1 preflight + the create phase's chain + 1 confirming poll. */
+  setupChain: number;
+  longestTest: { title: string; chain: number };
+  floorMs: number;
+}
+
+export interface SelfTestResult extends Timed {
+  summary: string;
 }

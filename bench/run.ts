@@ -20,10 +20,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReferenceServer, type ReferenceOptions } from '../reference/server';
 import { referenceUsers } from '../reference/config';
-import { attachmentsOf, referenceTokenEnv, testsOfReport, type JsonReport } from '../tests/harness';
+import { attachmentsOf, testsOfReport, type JsonReport } from '../facts/json-report';
+import { referenceTokenEnv } from '../reference/config';
 import { datasetFile, type Dataset } from '../suites/dataset';
 import type { RequestStats } from '../client/request-stats';
-import { ROOT, runTimed, type Timed } from './measure';
+import { ROOT, runTimed, type RunResult, type Scenario, type SelfTestResult, type TestFigures } from './measure';
+
+export type { RunResult, Scenario, SelfTestResult };
 import { cpu, disturbed, median, resultsMarkdown, s, summaryTable, type BenchResults } from './report';
 
 // ---------------------------------------------------------------- settings
@@ -41,27 +44,7 @@ const RUN_TIMEOUT_MS = 240_000;
 /** Keeps the whole bench bounded; a self-test stopped here is reported as such, never as a figure. */
 const SELF_TEST_TIMEOUT_MS = 15 * 60_000;
 /** The kit's reporters (playwright.config.ts), plus Playwright's JSON report for per-test figures. */
-const REPORTERS = [
-  './suites/selection.ts',
-  './reporters/console.ts',
-  'json',
-  './reporters/json.ts',
-  './reporters/html.ts',
-  './reporters/junit.ts',
-  './reporters/exit-status.ts',
-];
-
-export interface Scenario {
-  key: 'plain' | 'latency' | 'lag' | 'preload' | 'plain6' | 'latency6';
-  label: string;
-  server: ReferenceOptions;
-  /** At most this many times the plain run's median. */
-  goal?: number;
-  /** At most the plain run's median plus this many ms (the lag scenario: 1.5 × the lag). */
-  goalPlusMs?: number;
-  /** `--workers`, where not the kit's default (3): what README's advice for far targets costs and saves. */
-  workers?: number;
-}
+const REPORTERS = ['./suites/selection.ts', './reporters/console.ts', 'json', './reporters/conformance.ts'];
 
 /** Real staging answers 100-300 ms away and its snapshot lags by seconds: the two must not multiply. */
 const LAG_MS = 3000;
@@ -77,36 +60,6 @@ const SCENARIOS: Scenario[] = [
 ];
 
 // ---------------------------------------------------------------- one conformance run
-
-export interface TestFigures {
-  title: string;
-  status: string;
-  durationMs: number;
-  requests: RequestStats | undefined;
-}
-
-export interface RunResult {
-  wallMs: number;
-  cpuS?: number;
-  targetCpuS?: number;
-  othersS?: number;
-  requests: number;
-  /** Groups the run created on the target (the server's count of accepted creates): the kit's footprint. */
-  groups: number;
-  exitCode: number | null;
-  verdict: string;
-  passed: number;
-  failed: number;
-  skipped: number;
-  tests: TestFigures[];
-  setup: Dataset['requests'];
-  /** Median duration of every request the kit sent (tests and setup). */
-  medianLatencyMs: number;
-  /** 1 preflight + the create phase's chain + 1 confirming poll. */
-  setupChain: number;
-  longestTest: { title: string; chain: number };
-  floorMs: number;
-}
 
 function testsOf(report: JsonReport): TestFigures[] {
   return testsOfReport(report).map((t) => ({
@@ -194,10 +147,6 @@ async function conformanceRun(scenario: Scenario, round: number, seed = KIT_ENV.
 }
 
 // ---------------------------------------------------------------- the kit's own tests
-
-export interface SelfTestResult extends Timed {
-  summary: string;
-}
 
 /** npm's own CLI, as `npm run bench` started it (npm sets npm_execpath), or the one beside node. */
 const NPM_CLI =

@@ -4,7 +4,7 @@
 // into the kit's environment variables, runs the suites, and exits with the verdict; it also
 // starts the reference server (reference/main.ts), `agc profile discover` (discover/main.ts), and
 // `agc certify` / `agc verify` (certify/main.ts).
-// Exit statuses are bin/exit-codes.mjs's, the same for every command.
+// Exit statuses are common/exit-codes.mjs's, the same for every command.
 //
 // Plain JavaScript, type-checked by `tsc` through its JSDoc (checkJs): it starts without a
 // TypeScript loader; the commands written in TypeScript run in a child through tsx.
@@ -29,9 +29,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
-import { EXIT, EXIT_HELP, exitForVerdict } from './exit-codes.mjs';
-import { runChild } from './child.mjs';
-import { privateDir } from './private-dir.cjs';
+import { EXIT, EXIT_HELP, exitForReport } from '../common/exit-codes.mjs';
+import { runChild } from '../common/child.mjs';
+import { privateDir } from '../common/private-dir.cjs';
+// What agc prints of text it did not write (an error's message, a report's field) goes through the suites' own guard.
+import { oneLine as safe } from '../common/safe-text.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Resolved as dependencies, not under ROOT/node_modules: installed into another project, the kit's
@@ -43,6 +45,7 @@ const TSX_DIR = path.dirname(require.resolve('tsx/package.json'));
 // in, 0.17 CPU-s and 0.18 s more on every command (and on every embedded run's reference server, playwright.config.ts).
 const TSX_IMPORT = ['--import', pathToFileURL(path.join(TSX_DIR, 'dist', 'loader.mjs')).href];
 const CERTIFY = path.join(ROOT, 'certify', 'main.ts');
+const COMPARE = path.join(ROOT, 'compare', 'main.ts');
 
 /**
  * @typedef {object} Option one option of a command
@@ -154,21 +157,6 @@ function pruneCopies(home, inUse) {
 }
 
 /**
- * What agc prints of text it did not write (an error's message, a report's field) is one line:
- * control characters made visible, and `::` / `##` broken so a CI runner never reads a workflow
- * command in it (the suites do the same for the target's text, client/safe-text.ts).
- * @param {unknown} text
- * @returns {string}
- */
-function safe(text) {
-  // eslint-disable-next-line no-control-regex
-  return String(text)
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
-    .replace(/::/g, ':\\x3a')
-    .replace(/##/g, '#\\x23');
-}
-
-/**
  * Each option: its flag, the variable it sets, and its help line. Tokens are never options: argv is visible to every user of the machine.
  * @type {Record<string, Option>}
  */
@@ -183,6 +171,11 @@ const RUN_OPTIONS = {
   },
   profile: { type: 'string', arg: 'FILE', env: 'AG_PROFILE', path: true, help: "the target's profile file, merged over spec/profile.yaml" },
   waivers: { type: 'string', arg: 'FILE', env: 'AG_WAIVERS', path: true, help: "the target's waiver file (accepted, tracked failures)" },
+  'strict-waivers': {
+    type: 'boolean',
+    env: 'AG_STRICT_WAIVERS',
+    help: 'a stale waiver (its requirement passed) or an expired one fails a conformant run: exit 4',
+  },
   baseline: {
     type: 'string',
     arg: 'FILE',
@@ -212,6 +205,7 @@ const RUN_OPTIONS = {
 const MERGE_OPTIONS = {
   'report-dir': RUN_OPTIONS['report-dir'],
   waivers: RUN_OPTIONS.waivers,
+  'strict-waivers': RUN_OPTIONS['strict-waivers'],
   baseline: RUN_OPTIONS.baseline,
   help: RUN_OPTIONS.help,
 };
@@ -261,6 +255,9 @@ Commands:
                        (certificate.json, index.html) that agc verify checks
   verify CERT          check a certificate: its runs' report hashes and, with --public-key FILE,
                        its signature (agc verify --help; exits 0 holds, 1 mismatch, 3 usage)
+  compare REPORT|DIR...
+                       implementations side by side: compare.html, compare.json, a badge each
+                       (agc compare --help; exits 0 written, 3 usage)
   replay REPORT        send a report's failing exchanges again (--base-url URL: to a fixed build) and
                        say per finding: still failing, fixed, not reproducible (agc replay --help)
 
@@ -353,7 +350,7 @@ async function runTs(script, args, env, cwd = ROOT) {
 }
 
 /**
- * The exit status is the verdict written by this run; no report means the kit itself failed.
+ * The exit status is the verdict written by this run (and its waivers', under --strict-waivers); no report means the kit itself failed.
  * @param {string} reportDir
  * @param {number} childCode
  * @returns {number}
@@ -365,8 +362,7 @@ function verdictExit(reportDir, childCode) {
     console.error(`agc: no report was written to ${file}; see the output above`);
     return EXIT.error;
   }
-  const { verdict } = JSON.parse(readFileSync(file, 'utf8'));
-  return exitForVerdict(verdict);
+  return exitForReport(JSON.parse(readFileSync(file, 'utf8')));
 }
 
 /**
@@ -455,6 +451,7 @@ async function main(argv) {
     return runTs(CERTIFY, ['certify', ...args], env, process.cwd());
   }
   if (command === 'verify') return runTs(CERTIFY, ['verify', ...rest], process.env, process.cwd());
+  if (command === 'compare') return runTs(COMPARE, rest, process.env, process.cwd());
   if (command === 'replay') return runTs(path.join(ROOT, 'replay', 'main.ts'), rest, process.env, process.cwd());
   throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
 }
@@ -469,7 +466,7 @@ main(process.argv.slice(2)).then(
     console.error(
       `agc: ${String(error?.stack ?? error)
         .split('\n')
-        .map(safe)
+        .map((line) => safe(line))
         .join('\n')}`,
     );
     process.exit(EXIT.error);

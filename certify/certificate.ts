@@ -4,7 +4,7 @@ import type { Waiver } from '../reporters/waivers';
 
 /**
  * The certificate `agc certify` hands over: what was run, against what, by which kit, spec and
- * profile, under which waivers, with what verdict, and the sha256 of every run's conformance.json;
+ * profile, under which waivers, with what verdict, and the sha256 of every run's conformance.json and exchanges.har;
  * optionally signed with an Ed25519 key. Pure: certify.ts gathers the facts, this file shapes,
  * serialises and signs them, verify.ts checks them.
  */
@@ -29,6 +29,9 @@ export interface CertifiedRun {
   report: string;
   reportSha256: string;
   html: string;
+  /** The run's exchanges.har, every exchange it sent (AG_HAR_ALL), relative like `report`; absent in certificates made before it was kept. */
+  har?: string;
+  harSha256?: string;
 }
 
 export interface CertifiedWaiver extends Waiver {

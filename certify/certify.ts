@@ -7,9 +7,9 @@ import { isExpired, loadWaivers } from '../reporters/waivers';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { redactDeep, redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { oneLine } from '../client/safe-text';
-import { REFERENCE_TOKEN_VARIABLES } from '../suites/config';
-import { EXIT, SIGNALLED, exitForVerdict } from '../bin/exit-codes.mjs';
-import { runChild } from '../bin/child.mjs';
+import { REFERENCE_TOKEN_VARIABLES } from '../config';
+import { EXIT, SIGNALLED, exitForVerdict } from '../common/exit-codes.mjs';
+import { runChild } from '../common/child.mjs';
 import {
   buildCertificate,
   canonicalJson,
@@ -45,7 +45,7 @@ export interface CertifyOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Runs `agc run` once; an interrupted run ends the certification (bin/child.mjs forwards Ctrl-C). */
+/** Runs `agc run` once; an interrupted run ends the certification (common/child.mjs forwards Ctrl-C). */
 const agcRun = (args: string[], env: NodeJS.ProcessEnv) => runChild(AGC, ['run', ...args], env, process.cwd());
 
 /**
@@ -123,6 +123,9 @@ export async function certify(options: CertifyOptions): Promise<number> {
   const runEnv: NodeJS.ProcessEnv = { ...env };
   // One summary for the certification, not one per run, in a CI job's page.
   delete runEnv.GITHUB_STEP_SUMMARY;
+  // Every exchange of every run in its exchanges.har, passing or not, redacted and bounded as evidence is: what a
+  // reviewer of the certificate reads of what was sent and received; the certificate hashes it.
+  runEnv.AG_HAR_ALL = '1';
   // Files named in the environment are resolved here, once, so the runs and the certificate read the same ones.
   for (const name of ['AG_PROFILE', 'AG_WAIVERS'] as const) if (runEnv[name]) runEnv[name] = path.resolve(runEnv[name]);
   // The embedded server's tokens are chosen here, as `agc run` would, so that the certificate's
@@ -154,6 +157,8 @@ export async function certify(options: CertifyOptions): Promise<number> {
     }
     const bytes = readFileSync(file);
     const report = JSON.parse(bytes.toString('utf8')) as ConformanceSummary;
+    const har = path.join(dir, 'exchanges.har');
+    if (!existsSync(har)) throw new CertifyError(`run ${i + 1} wrote no exchanges.har in ${dir}: the certificate would not hold its exchanges`);
     if (report.seed !== seed) throw new CertifyError(`run ${i + 1} reports seed ${report.seed}, not the ${seed} it was given`);
     reports.push(report);
     records.push({
@@ -170,6 +175,8 @@ export async function certify(options: CertifyOptions): Promise<number> {
       report: `${name}/conformance.json`,
       reportSha256: sha256(bytes),
       html: `${name}/index.html`,
+      har: `${name}/exchanges.har`,
+      harSha256: sha256(readFileSync(har)),
     });
   }
 

@@ -25,8 +25,8 @@ export function renderCertificatePage(c: Certificate): string {
     .map(
       (r) => `<tr class="${esc(r.verdict)}">
   <td>${esc(r.run)}</td><td>${esc(r.seed)}</td><td><strong>${esc(r.verdict)}</strong>${r.firstReason ? `<div class="meta">${esc(r.firstReason)}</div>` : ''}</td>
-  <td>${link(r.html, 'report')} · ${link(r.report, 'conformance.json')}</td>
-  <td><code>${esc(r.reportSha256)}</code></td><td>${esc(r.startedAt)}</td>
+  <td>${link(r.html, 'report')} · ${link(r.report, 'conformance.json')}${r.har ? ` · ${link(r.har, 'exchanges.har')}` : ''}</td>
+  <td><code>${esc(r.reportSha256)}</code>${r.harSha256 ? `<div class="meta">exchanges.har <code>${esc(r.harSha256)}</code></div>` : ''}</td><td>${esc(r.startedAt)}</td>
 </tr>`,
     )
     .join('\n');

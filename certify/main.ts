@@ -3,7 +3,7 @@
  * the command first). bin/agc.mjs has already turned the run options into the environment (and read
  * .env), as for `agc run`; what is left here is the certification's own options.
  *
- * Exit status (bin/exit-codes.mjs): certify exits as `agc run` does, with the combined verdict
+ * Exit status (common/exit-codes.mjs): certify exits as `agc run` does, with the combined verdict
  * (the worst of its runs'); verify exits 0 when everything matches, 1 when anything does not, 3
  * on a usage error (an unreadable certificate or key included).
  */
@@ -13,14 +13,14 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { oneLine } from '../client/safe-text';
 import { ProfileError } from '../schemas/profile';
 import { WaiverError } from '../reporters/waivers';
-import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 import { KeyError, privateKeyFrom, publicKeyFrom } from './certificate';
 import { certify, CertifyError } from './certify';
 import { CertificateError, verifyCertificate } from './verify';
 
 export const VERIFY_HELP = `Usage: agc verify CERT [--public-key FILE]
 
-Checks a certificate written by agc certify: the sha256 of every run's conformance.json it names
+Checks a certificate written by agc certify: the sha256 of every run's conformance.json and exchanges.har it names
 (paths relative to the certificate's folder), the certificate's seeds and verdicts against those
 reports, and, with --public-key, its Ed25519 signature. Prints each mismatch on its own line.
 
@@ -77,7 +77,8 @@ function runVerify(args: string[]): number {
   const publicKey = keyFile ? publicKeyFrom(readText(path.resolve(keyFile), '--public-key'), keyFile) : undefined;
   const result = verifyCertificate(positionals[0], publicKey);
   for (const problem of result.problems) console.log(`mismatch: ${oneLine(problem)}`);
-  const reports = `${result.matched.length} run report${result.matched.length === 1 ? '' : 's'} matched ${result.matched.length === 1 ? 'its' : 'their'} sha256`;
+  const hars = result.harsMatched.length;
+  const reports = `${result.matched.length} run report${result.matched.length === 1 ? '' : 's'} matched ${result.matched.length === 1 ? 'its' : 'their'} sha256${hars ? `, and ${hars} exchanges.har ${hars === 1 ? 'its' : 'theirs'}` : ''}`;
   const signature = result.signatureChecked ? 'the signature was checked' : 'the signature was NOT checked (no --public-key)';
   if (result.problems.length) {
     console.log(

@@ -18,6 +18,8 @@ export interface Verification {
   problems: string[];
   /** The reports whose hash matched. */
   matched: string[];
+  /** The exchanges.har files whose hash matched. */
+  harsMatched: string[];
   /** Set when a public key was given: whether the signature held. */
   signatureChecked: boolean;
 }
@@ -42,12 +44,26 @@ export function readCertificate(file: string): Certificate {
   return c as Certificate;
 }
 
+/** The run's exchanges.har against the sha256 the certificate records, when it names one (certificates before it did not). */
+function checkHar(certDir: string, r: Partial<CertifiedRun>, problems: string[], matched: string[]): void {
+  if (r.har === undefined) return;
+  const full = reportPath(certDir, r.har);
+  if (!full) problems.push(`${String(r.har)}: the certificate names a path outside its folder; not read`);
+  else if (!existsSync(full)) problems.push(`${r.har}: missing (the certificate names it, at ${full})`);
+  else {
+    const actual = sha256(readFileSync(full));
+    if (actual !== r.harSha256) problems.push(`${r.har}: sha256 ${actual} does not match the certificate's ${String(r.harSha256)}`);
+    else matched.push(r.har);
+  }
+}
+
 export function verifyCertificate(file: string, publicKey: KeyObject | undefined): Verification {
   const certificate = readCertificate(file);
   const certDir = path.dirname(path.resolve(file));
   const name = path.basename(file);
   const problems: string[] = [];
   const matched: string[] = [];
+  const harsMatched: string[] = [];
 
   if (publicKey) {
     const problem = signatureProblem(certificate as unknown as Record<string, unknown>, publicKey);
@@ -74,6 +90,7 @@ export function verifyCertificate(file: string, publicKey: KeyObject | undefined
       continue;
     }
     matched.push(label);
+    checkHar(certDir, r, problems, harsMatched);
     // The hash holds, so the report is the one certified; the certificate's own words must agree with it.
     let report: Partial<ConformanceSummary>;
     try {
@@ -92,5 +109,5 @@ export function verifyCertificate(file: string, publicKey: KeyObject | undefined
     problems.push(`${name}: seeds ${JSON.stringify(certificate.seeds)} are not its runs' seeds ${JSON.stringify(seeds)}`);
   if (verdicts.length === certificate.runs.length && certificate.verdict !== combinedVerdict(verdicts))
     problems.push(`${name}: verdict ${String(certificate.verdict)}, but its runs' reports make it ${combinedVerdict(verdicts)}`);
-  return { problems, matched, signatureChecked: publicKey !== undefined };
+  return { problems, matched, harsMatched, signatureChecked: publicKey !== undefined };
 }

@@ -12,7 +12,7 @@ import { flipCase } from './redact';
 export const TOKEN_VARIABLE_NAMES = ['AG_TOKEN', 'AG_TOKEN_OTHER_USER', 'AG_TOKEN_CHANNEL_A', 'AG_TOKEN_CHANNEL_B'] as const;
 
 /**
- * A token the target never issued. The run's own one (suites/probes.ts) is derived from its run id; any
+ * A token the target never issued. The run's own one (suites/plans/auth.ts) is derived from its run id; any
  * other never-issued token reproduces the same refusal.
  */
 export const NEVER_ISSUED = 'agc-never-issued-token';
@@ -25,7 +25,7 @@ const fromToken = (bash: string, derive: (token: string) => string): Piece => ({
   value: (env) => (env.AG_TOKEN ? derive(env.AG_TOKEN) : undefined),
 });
 
-/** What each `<…>` of a described Authorization header stands for, in bash and as a value (suites/probes.ts writes them). */
+/** What each `<…>` of a described Authorization header stands for, in bash and as a value (suites/plans/auth.ts writes them). */
 const PLACEHOLDERS: Record<string, Piece> = {
   ...Object.fromEntries(TOKEN_VARIABLE_NAMES.map((name) => [name, variable(name)])),
   'AG_TOKEN without its last character': fromToken('${AG_TOKEN%?}', (t) => t.slice(0, -1)),

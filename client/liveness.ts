@@ -41,12 +41,12 @@ export function sendWhileAlive(runId: string, baseURL: string, options: SendOpti
   return dead ? Promise.resolve(notSent(baseURL, options, dead)) : send(baseURL, options);
 }
 
-/** Counts an answer or a failure to answer; the third failure in a row sends `probe`, a plain list, to tell. */
-export async function noteAnswer(runId: string, exchange: Exchange, baseURL: string, probe: SendOptions): Promise<void> {
+/** Counts an answer or a failure to answer; the third failure in a row sends `request`, a plain list, to tell. */
+export async function noteAnswer(runId: string, exchange: Exchange, baseURL: string, request: SendOptions): Promise<void> {
   const h = health(runId);
   if (exchange.networkError && !gone(runId)) {
     if (++h.failures < 3) return;
-    const answer = await send(baseURL, probe);
+    const answer = await send(baseURL, request);
     if (answer.response) h.failures = 0;
     else {
       h.dead = `the target stopped answering (${h.failures} requests in a row, then a plain list: ${answer.networkError})`;

@@ -18,6 +18,7 @@
  * The runner claims every request it will send ahead before any test may ask (`claim`), then sends them
  * (`answer`): a worker that asks meanwhile, one of many or the only one, waits for that answer.
  */
+import { isThrottled } from './retry';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,7 +73,7 @@ export class ReadCache {
     const forget = () => {
       if (this.mine.get(key) === mine) this.mine.delete(key);
     };
-    outcome.then((o) => (throttled(o.exchange) ? forget() : undefined), forget);
+    outcome.then((o) => (isThrottled(o.exchange) ? forget() : undefined), forget);
     return outcome;
   }
 
@@ -174,9 +175,6 @@ export class ReadCache {
     return undefined;
   }
 }
-
-/** An answer that says to wait and ask again. */
-export const throttled = (exchange: Exchange): boolean => exchange.response?.status === 429 || exchange.response?.status === 503;
 
 /** An answer whole and within the evidence bounds: one that can be shared. */
 export const withinShareBounds = (exchange: Exchange): boolean =>

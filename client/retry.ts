@@ -28,3 +28,10 @@ export function retryAfterMs(header: string | undefined, attempt: number): numbe
   if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_AFTER_MS);
   return fallback;
 }
+
+/** A create the target answered as protecting itself (429, 503): waited out and sent again, never judged as refused. */
+export const isThrottled = (exchange: Exchange): boolean => exchange.response?.status === 429 || exchange.response?.status === 503;
+
+/** Waits out a throttled answer's Retry-After: never before it, a little after at random, so workers throttled together do not retry together. */
+export const waitRetryAfter = (exchange: Exchange, attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));

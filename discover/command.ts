@@ -7,7 +7,7 @@
  * environment or .env. Without a base URL the embedded reference server is started and discovered,
  * which drafts the reference profile's own values: a demonstration, and a check of the tool.
  *
- * Exit status (bin/exit-codes.mjs, the same for every agc command): 0 the draft is written and
+ * Exit status (common/exit-codes.mjs, the same for every agc command): 0 the draft is written and
  * passes the kit's profile validation; 2 the target could not be probed (unreachable, hung, not
  * this API, no group could be created); 3 a usage or configuration error (a refused token
  * included), or a draft the kit's validation refuses.
@@ -15,11 +15,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, prepareRunEnvironment } from '../suites/config';
+import { ConfigError, loadConfig, prepareRunEnvironment } from '../config';
 import { loadProfile, ProfileError } from '../schemas/profile';
 import { BUDGET, Prober, TargetError, TokenError } from './probe';
 import { renderDraft } from './draft';
-import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 
 const HELP = `Usage: agc profile discover --out FILE [options]
 
@@ -68,7 +68,7 @@ export interface DiscoverIo {
   stderr: (text: string) => void;
 }
 
-/** The command: its exit status (bin/exit-codes.mjs); every error it expects is said on stderr. */
+/** The command: its exit status (common/exit-codes.mjs); every error it expects is said on stderr. */
 export async function discoverProfile(argv: string[], io: DiscoverIo): Promise<number> {
   /** Token values seen in this run; blotted out of anything printed or written. */
   const secrets: string[] = [];

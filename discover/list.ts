@@ -1,4 +1,5 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
+import { backOff } from '../client/backoff';
 import { FIELD_NAME_CANDIDATES as CANDIDATES, nameMatchParts, withFilters, type NameMatch } from '../schemas/profile';
 import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './client';
 
@@ -45,7 +46,9 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
   const all = session.created.map((g) => g.id);
   const deadline = Date.now() + session.target.visibilityTimeoutMs;
   const eliminated: string[] = [];
-  let wait = 200;
+  // Doubling, then steps of an eighth of the visibility timeout: 12 waits span all of it.
+  const waitsMs = backOff(200, Math.max(3000, session.target.visibilityTimeoutMs / 8));
+  let wait = waitsMs.next().value;
   let waits = 0;
   for (const wrapper of CANDIDATES.filterField) {
     for (const ids of CANDIDATES.groupIds) {
@@ -82,8 +85,7 @@ export async function idFilter(session: ProbeSession): Promise<Scope | undefined
         }
         waits++;
         await sleep(wait);
-        // Doubling, then steps of an eighth of the visibility timeout: 12 waits span all of it.
-        wait = Math.min(wait * 2, Math.max(3000, session.target.visibilityTimeoutMs / 8));
+        wait = waitsMs.next().value;
       }
     }
     // No list of Ids here: one Id as a string, at the same place, before the next place's lists (a Filter.Id target is found
@@ -135,7 +137,8 @@ function oneIdScope(session: ProbeSession, one: OneIdFound, all: string[], elimi
  * may be a filter that works on a group not visible yet, a list of others one that is ignored.
  */
 async function oneIdFilter(session: ProbeSession, id: string, deadline: number, wrapper: string): Promise<OneIdFound | undefined> {
-  let wait = 200;
+  const waitsMs = backOff(200, 3000);
+  let wait = waitsMs.next().value;
   for (let round = 0; round < 12; round++) {
     let pending = false;
     for (const name of CANDIDATES.oneId) {
@@ -155,7 +158,7 @@ async function oneIdFilter(session: ProbeSession, id: string, deadline: number, 
     }
     if (!pending || Date.now() + wait > deadline) return undefined;
     await sleep(wait);
-    wait = Math.min(wait * 2, 3000);
+    wait = waitsMs.next().value;
   }
   return undefined;
 }
@@ -168,7 +171,8 @@ async function confirmScope(
   all: string[],
   deadline: number,
 ): Promise<{ scope: Scope; evidence: string } | undefined> {
-  let wait = 200;
+  const waitsMs = backOff(200, 3000);
+  let wait = waitsMs.next().value;
   for (let polls = 0; polls < 6; polls++) {
     const body = withFilters({ filterField: wrapper }, { [ids]: all });
     const answer = await session.list(body);
@@ -191,7 +195,7 @@ async function confirmScope(
     }
     if (Date.now() + wait > deadline) return undefined;
     await sleep(wait);
-    wait = Math.min(wait * 2, 3000);
+    wait = waitsMs.next().value;
   }
   return undefined;
 }

@@ -14,7 +14,7 @@ import { EVIDENCE_DEPTH, evidenceBytes } from '../client/evidence';
 import type { RequestStats } from '../client/request-stats';
 import type { RetryCounts } from '../client/retry';
 import { oneLine } from '../client/safe-text';
-import type { Failure } from '../suites/checks/kit';
+import type { Failure } from './judgement';
 import { ANNOTATION, ATTACHMENT, type CounterexampleFact, type LagsFact, type RunFact, type TargetIdentityFact } from './record';
 import { isObject as isJsonObject, parseJson } from '../schemas/spec';
 

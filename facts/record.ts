@@ -11,7 +11,7 @@ import type { Exchange } from '../client/exchange';
 import { evidenceJson } from '../client/evidence';
 import type { RequestStats } from '../client/request-stats';
 import type { RetryCounts } from '../client/retry';
-import type { Failure } from '../suites/checks/kit';
+import type { Failure } from './judgement';
 import type { RequirementId } from './requirement-ids';
 
 /** Annotation types a test writes. */

@@ -49,3 +49,16 @@ export function codePointLength(s: string): number {
   for (const _ of s) n++;
   return n;
 }
+
+/** A group as ListAssetGroups shows it: what the store keeps of each group, and the list answer's item. */
+export interface ListItem {
+  Id: string;
+  AssetSpaceId: string;
+  Name: string;
+  Title: string;
+  Description: string;
+  GroupType: string;
+  ProjectName: string;
+  CreateTime: string;
+  UpdateTime: string;
+}

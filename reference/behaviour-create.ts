@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { lengthIn } from '../schemas/profile';
 import { ApiError, badRequest, describe, own } from './behaviour-base';
-import type { CreateInput, HookContext, Principal } from './behaviour';
+import type { CreateInput, HookContext, Principal } from './behaviour-types';
 import type { GroupRecord } from './store';
 
 const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'] as const;

@@ -1,7 +1,8 @@
 /** The steps of ListAssetGroups: validation, who sees which group, filtering and paging. */
 import { filterLabel, invalidPagingFor, nameMatches } from '../schemas/profile';
 import { ApiError, badRequest, describe, isObject, own } from './behaviour-base';
-import type { HookContext, ListFilter, ListItem, ListQuery, ListResult, Principal } from './behaviour';
+import type { HookContext, ListFilter, ListQuery, ListResult, Principal } from './behaviour-types';
+import type { ListItem } from './behaviour-base';
 import type { GroupRecord } from './store';
 
 export function validateList(body: Record<string, unknown>, ctx: HookContext): ListQuery | ApiError {

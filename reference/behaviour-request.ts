@@ -1,6 +1,6 @@
 /** The steps before an operation runs: route, operation selection, authentication, body parsing. */
 import { ApiError, badRequest, describe, isObject, MAX_BODY_BYTES, OPERATIONS, SPEC_PATH, SPEC_VERSION, type Operation } from './behaviour-base';
-import type { HookContext, Principal } from './behaviour';
+import type { HookContext, Principal } from './behaviour-types';
 
 export function route(method: string, path: string): ApiError | null {
   if (path !== SPEC_PATH) return new ApiError(404, 'AssetBadRequest', `no such path ${JSON.stringify(path.slice(0, 200))}; the only path is ${SPEC_PATH}`);

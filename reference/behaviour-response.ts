@@ -1,7 +1,7 @@
 /** The steps after an operation: the request id and the success, error and wire forms of an answer. */
 import { randomUUID } from 'node:crypto';
 import { isObject, type ApiError } from './behaviour-base';
-import type { EncodedResponse, HookContext, ResponseMetadata } from './behaviour';
+import type { EncodedResponse, HookContext, ResponseMetadata } from './behaviour-types';
 import { pointerParts } from '../schemas/spec';
 
 export function newRequestId(): string {

@@ -98,3 +98,9 @@ export function referenceUsers(env: Env = process.env): ReferenceUser[] {
   }
   return [...users.values()];
 }
+
+/** The reference server's default tokens as the kit's variables (AG_TOKEN, …), for runs against it. */
+export function referenceTokenEnv(): Record<string, string> {
+  const tokens = referenceTokens({});
+  return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
+}

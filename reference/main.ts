@@ -3,7 +3,7 @@
  *
  * Prints `AG_REFERENCE_URL=...` as its first stdout line (the kit's config captures it with a regex),
  * then the tokens as .env lines unless --no-print-tokens. Errors are one line on stderr, never a
- * stack trace; exit statuses are bin/exit-codes.mjs's, the same for every agc command: 0 stopped
+ * stack trace; exit statuses are common/exit-codes.mjs's, the same for every agc command: 0 stopped
  * (or help and lists printed), 3 a usage error or a failure to start or to stop.
  */
 import { parseArgs } from 'node:util';
@@ -13,7 +13,7 @@ import { findVariant, VARIANTS, type Variant } from './variants';
 import { findProfileVariant, PROFILE_VARIANTS } from './profile-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { DEFAULT_CREATE_RATE, startReferenceServer, type ReferenceOptions } from './server';
-import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 
 const DEFAULT_PORT = 8787;
 

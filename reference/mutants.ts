@@ -1,6 +1,6 @@
 /**
  * Mutants: the reference server plus ONE small named modifier each, to prove that every check of
- * the kit can fail (STYLE 7). A modifier is a function replacing or wrapping one step of
+ * the kit can fail. A modifier is a function replacing or wrapping one step of
  * `ReferenceHooks` (reference/behaviour.ts); everything else stays the reference behaviour.
  *
  * Each mutant breaks one requirement the way a real implementation might, and is written once, in

@@ -1,6 +1,6 @@
 /**
  * Profile variants: the reference server serving ONE other legitimate choice each, on a point the
- * spec leaves "not shown" (STYLE 12). A variant is a profile override, merged over
+ * spec leaves "not shown". A variant is a profile override, merged over
  * spec/profile.yaml exactly as a target's AG_PROFILE file would be, plus, rarely, hooks for a
  * choice the profile cannot express (refusing unknown list fields).
  *

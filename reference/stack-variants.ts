@@ -9,7 +9,7 @@ import { ApiError, badRequest, defaultHooks, LONE_SURROGATE } from './behaviour'
 import { OPERATIONS } from './behaviour-base';
 import { brotli, expressEtag, gzipped, headerOf, unicodeEscape, withHeader, writeJson, type JsonStyle, type WireAnswer } from './wire';
 import { isObject } from '../schemas/spec';
-import type { Variant } from './variants';
+import type { Variant } from './behaviour-types';
 
 const HTTP_JSON = 'The service is an HTTP/JSON interface.';
 const TIMESTAMP = 'CreateTime | string, ISO 8601 UTC timestamp <timestamp> | list item | Set by the service.';

@@ -3,7 +3,7 @@
  * Time is injected (a monotonic millisecond clock) so that the lag and the rate are deterministic
  * under test and so a mutant can skew either without touching the HTTP layer.
  */
-import type { ListItem } from './behaviour';
+import type { ListItem } from './behaviour-base';
 
 export type Clock = () => number;
 

@@ -1,6 +1,6 @@
 /**
  * Variants: the reference server plus ONE legitimate choice the spec leaves open each, the mirror of
- * the mutants (STYLE 12). A conforming server may make any of them, so the kit must rate every
+ * the mutants. A conforming server may make any of them, so the kit must rate every
  * variant conformant with no failed MUST: tests/variants.test.ts runs the suites against each.
  *
  * `allows` quotes the sentence of spec/asset-group-interface.md that leaves the point open,
@@ -22,23 +22,15 @@ import {
   type ListResult,
   type Operation,
   type Principal,
-  type ReferenceHooks,
   type ResponseMetadata,
 } from './behaviour';
 import { CHANNEL_A } from './config';
 import type { GroupRecord } from './store';
 import { isObject } from '../schemas/spec';
 import { STACK_VARIANTS } from './stack-variants';
+import type { Variant } from './behaviour-types';
 
-export interface Variant {
-  /** camelCase, unique; the value of --variant. */
-  name: string;
-  /** The choice it makes, as its implementer would describe it. */
-  description: string;
-  /** The spec's own sentence that leaves this choice open, verbatim. */
-  allows: string;
-  hooks: Partial<ReferenceHooks>;
-}
+export type { Variant };
 
 /** The reference list with the matches put in another (stable) order before paging. */
 function listInOrder(order: (a: GroupRecord, b: GroupRecord) => number) {

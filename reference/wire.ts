@@ -28,7 +28,7 @@ export interface WireRequest {
   cause: ApiError | null;
 }
 
-declare module './behaviour' {
+declare module './behaviour-types' {
   interface ReferenceHooks {
     /**
      * Rewrites an answer on its way out, after encodeResponse: a proxy's or a framework's layer.

@@ -3,7 +3,7 @@
  * reads a report, sends its failing exchanges again (replay/replay.ts) and says per finding what
  * became of it. Tokens come from the environment (or the .env of the folder), as for `agc run`.
  *
- * Exit status (bin/exit-codes.mjs): 1 when a finding still fails or is flaky, 2 when none does but a request got
+ * Exit status (common/exit-codes.mjs): 1 when a finding still fails or is flaky, 2 when none does but a request got
  * no answer, 0 otherwise (fixed, not reproducible, not re-judgeable), 3 on a usage error.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import dotenv from 'dotenv';
 import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { oneLine } from '../client/safe-text';
 import { errorKinds, profileAt } from '../schemas';
-import { EXIT, EXIT_HELP } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 import { countsOf, findingsOf, MAX_FINDINGS, MAX_REPEAT, OUTCOMES, replay, type Replayed, type Report } from './replay';
 
 export const REPLAY_HELP = `Usage: agc replay REPORT [--base-url URL] [--requirement ID[,ID…]] [--repeat N] [--json FILE]

@@ -11,7 +11,8 @@ const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 /** Width of a text in 11 px Verdana-like type, near enough for a badge. */
 const widthOf = (text: string) => Math.round(text.length * 6.6 + 12);
 
-export function renderBadge(s: ConformanceSummary): string {
+/** Also drawn by `agc compare`, one per implementation, from what it read of a report or a certificate. */
+export function renderBadge(s: Pick<ConformanceSummary, 'verdict' | 'startedAt' | 'finishedAt'> & { kit: { version: string } }): string {
   const label = 'asset-group conformance';
   const value = `${s.verdict} · kit ${s.kit.version} · ${s.finishedAt.slice(0, 10) || s.startedAt.slice(0, 10)}`;
   const left = widthOf(label);

@@ -5,7 +5,7 @@ import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { guardConsoleText, oneLine } from '../client/safe-text';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { readRunError, readTest, TargetTextBudget, type RecordedTest } from '../facts/read';
-import { reportSettingsOf, type ReportSettings } from '../suites/config';
+import { reportSettingsOf, type ReportSettings } from '../config';
 import { findingOutcomes, outcomeOf, summarize, type ConformanceSummary, type Outcome, type RunFacts } from './verdict';
 import { loadWaivers } from './waivers';
 import { loadBaseline, BaselineError, type Baseline } from './baseline';
@@ -26,7 +26,7 @@ export abstract class ConformanceReporter implements Reporter {
     finishedAt: '',
     runErrors: [],
   };
-  /** Set in onBegin, from the configuration the run resolved (suites/config.ts). */
+  /** Set in onBegin, from the configuration the run resolved (config/index.ts). */
   private settings: ReportSettings | undefined;
   private baseline: Baseline | undefined;
   private budget: TargetTextBudget | undefined;
@@ -41,6 +41,12 @@ export abstract class ConformanceReporter implements Reporter {
   protected get reportDir(): string {
     if (!this.settings) throw new Error('the conformance reporter was not begun: its settings come with onBegin');
     return this.settings.reportDir;
+  }
+
+  /** The run's report settings (config/index.ts), once begun. */
+  protected get reportSettings(): ReportSettings {
+    if (!this.settings) throw new Error('the conformance reporter was not begun: its settings come with onBegin');
+    return this.settings;
   }
 
   printsToStdio(): boolean {
@@ -108,7 +114,7 @@ export abstract class ConformanceReporter implements Reporter {
     const waivers = loadWaivers(this.settings?.waiversPath, new Set(loadCatalogue().requirements.map((r) => r.id)));
     const outcomes = [...this.outcomes.values()].map((o) => withCurlBase(o, this.facts));
     try {
-      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline));
+      await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline, this.settings?.strictWaivers));
     } catch (error) {
       // Never lose the results to the target's data: write them again without any evidence, saying so.
       const note = `evidence dropped: writing it failed (${oneLine((error as Error).message, 300)})`;
@@ -123,7 +129,9 @@ export abstract class ConformanceReporter implements Reporter {
           exchange: { dropped: note },
         })),
       }));
-      await this.write(summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline));
+      await this.write(
+        summarize(bare, { ...this.facts, runErrors: [...this.facts.runErrors, note] }, waivers, new Date(), this.baseline, this.settings?.strictWaivers),
+      );
     }
     // The last guard: whatever a file ended up holding, no form of a secret stays in it.
     for (const file of this.files()) guardFile(path.join(this.reportDir, file));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { stripAnsi } from '../facts/read';
 import { guardConsole } from './collect';
-import { FAILURES_KEEP_WORKER } from '../suites/config';
+import { FAILURES_KEEP_WORKER } from '../config';
 
 const MARK: Record<string, string> = { passed: '✓', skipped: '-', failed: '✘', timedOut: '✘', interrupted: '✘' };
 

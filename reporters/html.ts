@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConformanceReporter } from './collect';
+import type { Output } from './output';
 import type { ConformanceSummary, RequirementResult } from './verdict';
 import { loadCatalogue } from '../schemas/requirements';
 import { renderBadge } from './badge';
@@ -12,16 +12,13 @@ import { baselineBlock, esc, failureCard, familyItem, pageHead, reasonList } fro
  * The page reads top-down by urgency: the verdict and what changed, the failed MUSTs, the warnings,
  * what could not be judged and why, and only then every requirement by family.
  */
-export default class HtmlReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['index.html', 'badge.svg'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
-    writeFileSync(path.join(this.reportDir, 'index.html'), renderHtml(summary));
-    writeFileSync(path.join(this.reportDir, 'badge.svg'), renderBadge(summary));
-  }
-}
+export const htmlOutput: Output = {
+  files: ['index.html', 'badge.svg'],
+  write(summary, reportDir, settings) {
+    writeFileSync(path.join(reportDir, 'index.html'), renderHtml(summary));
+    writeFileSync(path.join(reportDir, 'badge.svg'), renderBadge(summary));
+  },
+};
 
 const VERDICT_TEXT = {
   conformant: 'Conformant',
@@ -123,16 +120,18 @@ function tally(s: ConformanceSummary): string {
 }
 
 function waiversSection(s: ConformanceSummary): string {
-  const { applied, expired, unused } = s.waivers;
-  if (!applied.length && !expired.length && !unused.length) return '';
+  const { applied, expired, stale, unused, failure } = s.waivers;
+  if (!applied.length && !expired.length && !stale.length && !unused.length) return '';
   const list = (title: string, items: typeof applied) =>
     items.length
       ? `<h3>${esc(title)}</h3><ul>${items.map((w) => `<li><a href="#${esc(w.id)}">${esc(w.id)}</a>: ${esc(w.reason)} — <span>${esc(w.link)}</span>${w.expires ? ` (expires ${esc(w.expires)})` : ''}</li>`).join('')}</ul>`
       : '';
   return `<section aria-labelledby="waivers"><h2 id="waivers">Waivers</h2>
 ${list('Applied: these failures are accepted and do not change the verdict', applied)}
+${failure ? `<p class="waived-note"><strong>Waivers fail the run (--strict-waivers):</strong> ${esc(failure)}</p>` : ''}
+${list('Stale: the requirement passed in this run, the waiver can go', stale)}
 ${list('Expired: no longer applied, renew or fix', expired)}
-${list('Unused: the requirement did not fail, the waiver can go', unused)}
+${list('Unused: the requirement was not judged in this run (blocked or skipped)', unused)}
 </section>`;
 }
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConformanceReporter } from './collect';
+import type { Output } from './output';
 import { PROFILE_HINT, type ConformanceSummary, type RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
 import { oneLine } from '../client/safe-text';
@@ -26,15 +26,12 @@ const xml = (text: string) =>
  * is shown as a failure with "warning" in its type; blocked and not-assessable requirements are
  * skipped with their reason; the verdict, and what changed since a baseline, are in the properties.
  */
-export default class JunitReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['junit.xml'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
-    writeFileSync(path.join(this.reportDir, 'junit.xml'), renderJunit(summary));
-  }
-}
+export const junitOutput: Output = {
+  files: ['junit.xml'],
+  write(summary, reportDir, settings) {
+    writeFileSync(path.join(reportDir, 'junit.xml'), renderJunit(summary));
+  },
+};
 
 export function renderJunit(summary: ConformanceSummary): string {
   // In the catalogue's order of families, as every output lists them.
@@ -46,18 +43,53 @@ export function renderJunit(summary: ConformanceSummary): string {
     const time = reqs.reduce((sum, r) => sum + r.tests.reduce((t, o) => t + o.durationMs, 0), 0) / 1000;
     return `  <testsuite name="${family}" tests="${reqs.length}" failures="${count('failed')}" skipped="${count('blocked') + count('skipped') + count('not-assessed') + count('waived')}" time="${time.toFixed(3)}">\n${reqs.map((r) => testcase(r, summary)).join('\n')}\n  </testsuite>`;
   });
-  const failures = summary.requirements.filter((r) => r.status === 'failed').length;
+  const waiverSuite = waiversSuite(summary);
+  const failures = summary.requirements.filter((r) => r.status === 'failed').length + waiverSuite.failures;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="asset-group conformance: ${summary.verdict}" tests="${summary.requirements.length}" failures="${failures}">
+<testsuites name="asset-group conformance: ${summary.verdict}" tests="${summary.requirements.length + waiverSuite.failures}" failures="${failures}">
   <properties>
     <property name="verdict" value="${summary.verdict}"/>
     <property name="target" value="${xml(summary.target.baseURL ?? '')}"/>
     <property name="profile" value="${xml(summary.profile.name)}"/>
-    <property name="seed" value="${summary.seed ?? ''}"/>${baselineProperties(summary)}
+    <property name="seed" value="${summary.seed ?? ''}"/>${waiverProperties(summary)}${baselineProperties(summary)}
   </properties>
-${suites.join('\n')}
+${[...suites, ...waiverSuite.xml].join('\n')}
 </testsuites>
 `;
+}
+
+/** The waivers' facts, whenever a waiver file was given: stale and expired ones by ID, and whether they fail the run. */
+function waiverProperties(summary: ConformanceSummary): string {
+  const w = summary.waivers;
+  if (!w.applied.length && !w.expired.length && !w.stale.length && !w.unused.length) return '';
+  const property = (name: string, value: string) => `\n    <property name="waivers.${name}" value="${xml(value)}"/>`;
+  return [
+    property('applied', w.applied.map((x) => x.id).join(' ')),
+    property('stale', w.stale.map((x) => x.id).join(' ')),
+    property('expired', w.expired.map((x) => x.id).join(' ')),
+    property('strict', String(w.strict)),
+    ...(w.failure ? [property('failure', w.failure)] : []),
+  ].join('');
+}
+
+/**
+ * Under --strict-waivers, each stale or expired waiver is a failed testcase of its own suite, so a CI dashboard shows
+ * why a run whose requirements all passed is red; the requirements' own testcases stay as they were judged.
+ */
+function waiversSuite(summary: ConformanceSummary): { xml: string[]; failures: number } {
+  const w = summary.waivers;
+  if (!w.failure) return { xml: [], failures: 0 };
+  const cases = [
+    ...w.stale.map((x) => ({ x, type: 'stale waiver', message: `${x.id} passed: the waiver (${x.reason}; ${x.link}) can go` })),
+    ...w.expired.map((x) => ({ x, type: 'expired waiver', message: `the waiver of ${x.id} expired on ${x.expires} (${x.reason}; ${x.link})` })),
+  ].map(
+    ({ x, type, message }) =>
+      `    <testcase classname="waivers" name="${xml(`waiver ${x.id}`)}" time="0.000">\n      <failure type="${type}" message="${xml(oneLine(message))}">${xml(oneLine(w.failure!, 1000))}</failure>\n    </testcase>`,
+  );
+  return {
+    xml: [`  <testsuite name="waivers" tests="${cases.length}" failures="${cases.length}" skipped="0" time="0.000">\n${cases.join('\n')}\n  </testsuite>`],
+    failures: cases.length,
+  };
 }
 
 function baselineProperties(summary: ConformanceSummary): string {
@@ -87,6 +119,7 @@ function testcase(r: RequirementResult, summary: ConformanceSummary): string {
     ...(r.checks.length ? [`checks: ${r.checks.join(', ')}`] : []),
     ...(r.testFiles.length ? [`test files: ${r.testFiles.join(', ')}`] : []),
     ...(r.profileDifference ? [r.profileDifference] : []),
+    ...(r.staleWaiver ? [`waiver stale: this requirement passed, so its waiver (${r.staleWaiver.reason}; ${r.staleWaiver.link}) can go`] : []),
     ...(change ? [`since the baseline: ${change.before ?? 'not in the baseline'} -> ${change.now}`] : []),
   ];
   const out = `\n      <system-out>${xml(lines.join('\n'))}</system-out>`;

@@ -1,40 +1,36 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullResult } from '@playwright/test/reporter';
-import { ConformanceReporter } from './collect';
+import type { Output } from './output';
 import type { ConformanceSummary, RequirementResult } from './verdict';
 import { baselineLine } from './baseline';
+import type { Waiver } from './waivers';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 
 /**
  * summary.md: the verdict in a few lines of Markdown, for a CI job's summary page (appended to the
- * file named by $GITHUB_STEP_SUMMARY when that is set) or a pull-request comment: the verdict and
+ * file named by $GITHUB_STEP_SUMMARY when that is set: appendStepSummary) or a pull-request comment: the verdict and
  * its first reason, one line per failed MUST and per warning, what could not be judged, and a link
  * to index.html. It shows the summary; it decides nothing.
  */
-export default class SummaryReporter extends ConformanceReporter {
-  protected files(): string[] {
-    return ['summary.md'];
-  }
-
-  protected write(summary: ConformanceSummary): void {
+export const summaryOutput: Output = {
+  files: ['summary.md'],
+  write(summary, reportDir) {
     // Markdown would read the shared guard's `<redacted token>` as an HTML tag and show nothing: a
     // secret that reached this far is blotted out here first, in a form Markdown shows.
     const text = redactText(renderSummary(summary), secretPattern(secretsFromEnv()), '&lt;redacted token&gt;');
-    writeFileSync(path.join(this.reportDir, 'summary.md'), text);
-  }
+    writeFileSync(path.join(reportDir, 'summary.md'), text);
+  },
+};
 
-  async onEnd(result: FullResult): Promise<void> {
-    await super.onEnd(result);
-    // After the shared guard has gone over summary.md: what reaches the job's page is that file.
-    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-    if (!stepSummary) return;
-    try {
-      appendFileSync(stepSummary, `${readFileSync(path.join(this.reportDir, 'summary.md'), 'utf8')}\n`);
-    } catch (error) {
-      console.error(`conformance kit: could not append summary.md to GITHUB_STEP_SUMMARY: ${oneLine((error as Error).message, 300)}`);
-    }
+/** Appends summary.md to the CI job's summary page ($GITHUB_STEP_SUMMARY), after the last guard has gone over it: what reaches the page is that file. */
+export function appendStepSummary(reportDir: string): void {
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (!stepSummary) return;
+  try {
+    appendFileSync(stepSummary, `${readFileSync(path.join(reportDir, 'summary.md'), 'utf8')}\n`);
+  } catch (error) {
+    console.error(`conformance kit: could not append summary.md to GITHUB_STEP_SUMMARY: ${oneLine((error as Error).message, 300)}`);
   }
 }
 
@@ -70,6 +66,13 @@ function firstFailure(r: RequirementResult): { check: string; received: string }
   return { check: '—', received: `${md(error ?? r.reason ?? 'failed')}${difference}` };
 }
 
+/** A table of waivers (the user's own file, escaped all the same), or nothing. */
+function waiverLines(title: string, note: string, list: Waiver[]): string[] {
+  if (!list.length) return [];
+  const rows = list.map((w) => `| ${md(w.id, 40)} | ${md(w.reason, 200)} | ${md(w.link, 200)} | ${md(w.expires ?? '—', 40)} |`);
+  return ['', `### ${title} (${list.length})`, '', note, '', '| ID | Reason | Link | Expires |', '|---|---|---|---|', ...rows];
+}
+
 const VERDICT_MARK = { conformant: '✅', 'non-conformant': '❌', incomplete: '⚠️' } as const;
 
 export function renderSummary(s: ConformanceSummary): string {
@@ -85,6 +88,7 @@ export function renderSummary(s: ConformanceSummary): string {
     `Target ${md(s.target.baseURL ?? 'none', 200)} · profile ${md(s.profile.name, 100)} · kit ${md(s.kit.version, 40)} · ${md(s.startedAt, 40)} · MUSTs passed: ${count((r) => r.level === 'MUST' && r.status === 'passed')} of ${musts.length}`,
   ];
   if (s.baseline) lines.push('', md(baselineLine(s.baseline), 1000));
+  if (s.waivers.failure) lines.push('', `**Waivers fail the run (exit 4):** ${md(s.waivers.failure, 1000)}`);
   if (failedMusts.length) {
     lines.push('', `### Failed MUSTs (${failedMusts.length})`, '', '| ID | Requirement | Check | Received |', '|---|---|---|---|');
     for (const r of failedMusts) {
@@ -108,6 +112,8 @@ export function renderSummary(s: ConformanceSummary): string {
     `${count((r) => r.status === 'waived')} waived`,
   ];
   lines.push('', `**Not judged:** ${notJudged.join(' · ')}`);
+  lines.push(...waiverLines('Stale waivers', 'Their requirement passed in this run: remove them from the waiver file.', s.waivers.stale));
+  lines.push(...waiverLines('Expired waivers', 'Past their day, they waive nothing: renew or remove them.', s.waivers.expired));
   lines.push('', 'Every requirement, its evidence and the reasons: [index.html](index.html), beside this file in the report folder.', '');
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, type Level, type Requirement } from '../schemas/requirements';
-import { isExpired, type Waiver } from './waivers';
+import { applyWaivers, type Waiver, type WaiverResult } from './waivers';
 import { compareWithBaseline, type Baseline, type BaselineComparison } from './baseline';
 import type { CounterexampleFact } from '../facts/record';
 import type { RecordedFailure, RecordedTest } from '../facts/read';
@@ -80,6 +80,8 @@ export interface RequirementResult {
   /** Set when a requirement judged by the profile failed: the target differs from the profile, not from the spec. */
   profileDifference?: string;
   waiver?: Waiver;
+  /** A waiver in force whose requirement passed in this run: stale, it can go (reporters/waivers.ts). */
+  staleWaiver?: Waiver;
   tests: Outcome[];
 }
 
@@ -99,8 +101,8 @@ export interface ConformanceSummary {
   visibility: { timeoutMs: number | null; samples: number; neverVisible: number; p50: number | null; p95: number | null; max: number | null; lagsMs: number[] };
   retries: { 429: number; 503: number };
   runErrors: string[];
-  /** Waivers that turned a failure into "waived", that have expired, or that nothing needed. */
-  waivers: { applied: Waiver[]; expired: Waiver[]; unused: Waiver[] };
+  /** Waivers that turned a failure into "waived", that have expired, whose requirement passed (stale), or that nothing judged; and whether they fail the run. */
+  waivers: WaiverResult;
   /** What changed since a previous run (AG_BASELINE); null without one. */
   baseline: BaselineComparison | null;
 }
@@ -225,23 +227,14 @@ function rootCauseNote(r: RequirementResult, byId: Map<string, RequirementResult
   return causes.length ? ` (${via.join(', ')} ${via.length > 1 ? 'were' : 'was'} blocked in turn: the root cause is ${causes.join(', ')})` : '';
 }
 
-/** A failure with a current waiver becomes "waived"; an expired waiver changes nothing but is reported. */
-function applyWaivers(requirements: RequirementResult[], waivers: Waiver[], now: Date): ConformanceSummary['waivers'] {
-  const result: ConformanceSummary['waivers'] = { applied: [], expired: [], unused: [] };
-  for (const waiver of waivers) {
-    const target = requirements.find((r) => r.id === waiver.id);
-    if (isExpired(waiver, now)) result.expired.push(waiver);
-    else if (target?.status === 'failed') {
-      target.status = 'waived';
-      target.reason = `waived: ${waiver.reason} (${waiver.link}); the failure was: ${target.reason}`;
-      target.waiver = waiver;
-      result.applied.push(waiver);
-    } else result.unused.push(waiver);
-  }
-  return result;
-}
-
-export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[] = [], now = new Date(), baseline?: Baseline): ConformanceSummary {
+export function summarize(
+  outcomes: Outcome[],
+  facts: RunFacts,
+  waivers: Waiver[] = [],
+  now = new Date(),
+  baseline?: Baseline,
+  strictWaivers = false,
+): ConformanceSummary {
   const catalogue = loadCatalogue();
   const profile = facts.profile ?? { name: 'reference', path: null };
   const requirements = catalogue.requirements.map((entry) =>
@@ -254,7 +247,7 @@ export function summarize(outcomes: Outcome[], facts: RunFacts, waivers: Waiver[
     if (r.status === 'failed' && r.basis === 'profile')
       r.profileDifference = `differs from the profile "${profile.name}", not from the spec (the spec leaves this point open); if the target follows another profile, ${PROFILE_HINT}`;
   }
-  const waiverResult = applyWaivers(requirements, waivers, now);
+  const waiverResult = applyWaivers(requirements, waivers, now, strictWaivers);
   const byId = new Map(requirements.map((r) => [r.id, r]));
   for (const r of requirements) if (r.status === 'blocked') r.reason = `${r.reason ?? ''}${rootCauseNote(r, byId)}`;
   const counts = {} as ConformanceSummary['counts'];

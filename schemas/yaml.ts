@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { privateDir } from '../bin/private-dir.cjs';
+import { privateDir } from '../common/private-dir.cjs';
 
 /** The parser's version is part of every name: another parser may read a text otherwise. */
 const PARSER = `yaml@${(require('yaml/package.json') as { version: string }).version}`;

@@ -6,15 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spendCreate, spendRequest } from '../client/budget';
-import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from './config';
+import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from '../config';
 import type { Exchange, SendOptions } from '../client/exchange';
 import type { OperationId } from './checks';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { redactTokens } from '../client/redact';
+import { exchangeLogDir, logExchange } from '../client/exchange-log';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
-import { MAX_CREATE_ATTEMPTS, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
+import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
 import { SPEC_VERSION } from '../schemas/spec';
-import { ReadCache, throttled as throttledAnswer } from '../client/read-cache';
+import { ReadCache } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
 import { eachIdAlone, listBody, type ListQuery } from './list-body';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
@@ -79,7 +80,7 @@ export const seenByAny = (runId: string, id: string): boolean => [...seenIn(runI
  * one at a time, each waiting out its Retry-After before the next is sent: retries that raced each
  * other would keep losing the target's few slots and give up.
  */
-const throttled = new Set<string>();
+const throttledTokens = new Set<string>();
 const turns = new Map<string, Promise<void>>();
 const tokenOfRun = (runId: string, role: TokenRole) => `${runId}\u0000${role}`;
 
@@ -99,7 +100,7 @@ async function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
 }
 
 /** What a shared request's askers may take from each other: any answer but one that says to wait and ask again. */
-const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !throttledAnswer(exchange);
+const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !isThrottled(exchange);
 
 /** The Service and Region an answer's envelope names, if it names a Service. */
 function identityOf(exchange: Exchange): Api['identity'] {
@@ -220,7 +221,7 @@ export class Api {
 
   /**
    * Sends shared requests (`shared`) ahead of the tests that will ask for them: the runner does, once the
-   * create-and-wait phase is over (suites/probes.ts). Each is claimed at once, so that a test asking
+   * create-and-wait phase is over (suites/plans/). Each is claimed at once, so that a test asking
    * meanwhile waits for its answer instead of sending it too (claims are written before this returns
    * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is
    * not: the test that asks sends its own and waits it out.
@@ -287,9 +288,16 @@ export class Api {
     const start = performance.now();
     const exchange = await sendWhileAlive(this.config.runId, this.config.baseURL, sendOptions);
     this.spans.push({ start, end: performance.now() });
-    await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.probe());
+    await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.livenessRequest());
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
+    // A certification's HAR holds every exchange (AG_HAR_ALL): written out now, bounded, never kept here.
+    if (this.config.harAll)
+      logExchange(exchangeLogDir(this.config.reportDir, this.config.runId), exchange, {
+        limit: this.config.evidenceBytes,
+        capBytes: this.config.reportTargetBytes,
+        tokens: Object.values(this.config.tokens),
+      });
     this.durationsMs.push(exchange.durationMs);
     this.identity ??= identityOf(exchange);
     if (action === 'ListAssetGroups' && role !== null && !options.authorization) this.noteListed(role, exchange);
@@ -302,7 +310,7 @@ export class Api {
   }
 
   /** The plain list that tells whether the target still answers (liveness.ts). */
-  private probe(): SendOptions {
+  private livenessRequest(): SendOptions {
     return {
       action: 'ListAssetGroups',
       version: VERSION,
@@ -322,25 +330,17 @@ export class Api {
     for (let attempt = 1; ; attempt++) {
       const send = async () => {
         const exchange = await this.call('CreateAssetGroup', fields, { as, ...(shared ? { shared } : {}) });
-        const status = exchange.response?.status;
-        if ((status === 429 || status === 503) && attempt < MAX_CREATE_ATTEMPTS) {
-          throttled.add(tokenOfRun(this.config.runId, as));
+        if (isThrottled(exchange) && attempt < MAX_CREATE_ATTEMPTS) {
+          throttledTokens.add(tokenOfRun(this.config.runId, as));
           // Inside the turn: the next create of this token waits out the same Retry-After.
-          // Never before Retry-After; a little after at random, so that workers throttled together do not retry together.
-          await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
+          await waitRetryAfter(exchange, attempt);
         }
         return exchange;
       };
       const turn = tokenOfRun(this.config.runId, as);
-      const exchange = throttled.has(turn) ? await inTurn(turn, send) : await send();
-      const status = exchange.response?.status;
-      if (status !== 429 && status !== 503) return { exchange, attempts: attempt };
-      if (attempt >= MAX_CREATE_ATTEMPTS) {
-        rateLimitedOut.add(exchange);
-        return { exchange, attempts: attempt };
-      }
-      this.retries[status]++;
-      if (status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
+      const exchange = throttledTokens.has(turn) ? await inTurn(turn, send) : await send();
+      if (!this.retried(exchange, attempt)) return { exchange, attempts: attempt };
+      if (exchange.response!.status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
     }
   }
 
@@ -353,15 +353,23 @@ export class Api {
   async createRefused(body: unknown, options: CallOptions): Promise<Exchange> {
     for (let attempt = 1; ; attempt++) {
       const exchange = await this.call('CreateAssetGroup', body, options);
-      const status = exchange.response?.status;
-      if (status !== 429 && status !== 503) return exchange;
-      if (attempt >= MAX_CREATE_ATTEMPTS) {
-        rateLimitedOut.add(exchange);
-        return exchange;
-      }
-      this.retries[status]++;
-      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(exchange.response!.headers['retry-after'], attempt) * (1 + Math.random() / 2)));
+      if (!this.retried(exchange, attempt)) return exchange;
+      await waitRetryAfter(exchange, attempt);
     }
+  }
+
+  /**
+   * Whether a create answered 429/503 goes again: counted, until MAX_CREATE_ATTEMPTS, after which the
+   * exchange is not judged (rateLimitedOut) rather than load the target further.
+   */
+  private retried(exchange: Exchange, attempt: number): boolean {
+    if (!isThrottled(exchange)) return false;
+    if (attempt >= MAX_CREATE_ATTEMPTS) {
+      rateLimitedOut.add(exchange);
+      return false;
+    }
+    this.retries[exchange.response!.status as 429 | 503]++;
+    return true;
   }
 
   requestStats(): RequestStats {

@@ -1,34 +1,34 @@
 import { test, requirement, groupsOf, type Api } from './fixtures';
 import { NOT_AS_SUCCESS, errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId, type Step } from './checks';
 import type { Exchange } from '../client/exchange';
-import { phaseExchanges, type Dataset } from './dataset';
+import { phaseExchanges } from './dataset-needs';
+import { type Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
-import type { KitConfig } from './config';
+import type { KitConfig } from '../config';
 import {
   anonymousWithoutAgent,
   bearerWithoutToken,
   nearMissAgents,
   nearMisses,
-  OPERATIONS,
   otherSchemes,
-  probesTogether,
-  refusedProbe,
+  plannedTogether,
+  refusedRequest,
   sendOwn,
-  unknownTokenProbes,
-} from './probes';
-import { isObject, parseJson } from '../schemas/spec';
+  unknownTokenRequests,
+} from './plans';
+import { isObject, OPERATIONS, parseJson } from '../schemas/spec';
 
 const tokenAuthError = errorWith(401);
 
-/** Judges the answers of refusedForms' probes (suites/probes.ts): the run's unknown token first, then every form as a 401 TokenAuthError. */
+/** Judges the answers of refusedForms' planned requests (suites/plans/): the run's unknown token first, then every form as a 401 TokenAuthError. */
 async function judgeRefusedForms(verify: (ex: Exchange, steps: Step[]) => Promise<void>, [unknown, ...answers]: Exchange[]) {
   // Beside them the run's unknown token (AUTH-04's list, one answer for the run): an answer like its wrong one is that deviation again.
   for (const answer of answers) await verify(answer, errorWith(401, owned('AUTH-04', unlikeUnknownToken(unknown))));
 }
 
 /** A request the target must refuse (one of the cookie test's, which are never sent ahead): see refusedProbe. */
-const refusedCall = (api: Api, config: KitConfig, op: OperationId, options: CallOptions) => sendOwn(api, refusedProbe(config, op, options, 'cookies'));
+const refusedCall = (api: Api, config: KitConfig, op: OperationId, options: CallOptions) => sendOwn(api, refusedRequest(config, op, options, 'cookies'));
 
 test.describe('AUTH authentication', () => {
   test('AUTH-01 A request without an Authorization header gets 401 TokenAuthError', requirement('AUTH-01'), async ({ dataset, verify }) => {
@@ -38,16 +38,16 @@ test.describe('AUTH authentication', () => {
   });
 
   test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify, kit }) => {
-    await judgeRefusedForms(verify, await probesTogether(api, bearerWithoutToken(kit.config)));
+    await judgeRefusedForms(verify, await plannedTogether(api, bearerWithoutToken(kit.config)));
   });
 
   test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify, kit }) => {
     // A SHOULD: the spec tells clients to send "Bearer <token>"; a server lenient about the form of a valid token breaks no stated rule.
-    await judgeRefusedForms(verify, await probesTogether(api, otherSchemes(kit.config)));
+    await judgeRefusedForms(verify, await plannedTogether(api, otherSchemes(kit.config)));
   });
 
   test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04'), async ({ api, verify, kit }) => {
-    const answers = await probesTogether(api, unknownTokenProbes(kit.config));
+    const answers = await plannedTogether(api, unknownTokenRequests(kit.config));
     for (const answer of answers) await verify(answer, tokenAuthError);
   });
 
@@ -62,7 +62,7 @@ test.describe('AUTH authentication', () => {
     // One batch: a random token (a target that takes any token at all is AUTH-04's finding, not this
     // requirement's), the near misses on the list, and on the create the two commonest slips.
     // The near miss without its last character is the other AUTH-06 test's too: one answer for both.
-    const [first, ...answers] = await probesTogether(api, nearMisses(kit.config));
+    const [first, ...answers] = await plannedTogether(api, nearMisses(kit.config));
     await verify(first, [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))]);
     for (const answer of answers) await verify(answer, tokenAuthError);
   });
@@ -111,7 +111,7 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
       // A target that waives authentication for clients it does not recognise (no User-Agent: a health check, a script) is still refused here.
       // With the kit's User-Agent: the create-and-wait phase's requests of each operation without a token.
       const withKitAgent = phaseAnonymous(dataset);
-      const answers = await probesTogether(api, anonymousWithoutAgent(kit.config));
+      const answers = await plannedTogether(api, anonymousWithoutAgent(kit.config));
       for (const answer of [...withKitAgent, ...answers]) await verify(answer, tokenAuthError);
     },
   );
@@ -122,7 +122,7 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
     async ({ api, verify, kit }) => {
       // The run's unknown token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
       // That list and the near miss with the kit's User-Agent are the other test's requests too: one answer each (shared).
-      const [first, ...answers] = await probesTogether(api, nearMissAgents(kit.config));
+      const [first, ...answers] = await plannedTogether(api, nearMissAgents(kit.config));
       await verify(first, [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))]);
       for (const answer of answers) await verify(answer, tokenAuthError);
     },

@@ -1,6 +1,6 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
-import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset';
-import { otherChannelReads, probesTogether } from './probes';
+import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset-needs';
+import { otherChannelReads, plannedTogether } from './plans';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, together, type ListQuery } from './api';
 
@@ -29,9 +29,9 @@ test.describe('CHAN channel scoping', () => {
     // Groups created through an unbound token are left out: which channel they belong to is not shown. Both channels'
     // groups are read one a page too: scoping must hold on every page, not only the first (otherChannelReads).
     const reads = otherChannelReads(kit.config, profile, dataset);
-    const answers = await probesTogether(
+    const answers = await plannedTogether(
       api,
-      reads.map(({ probe }) => probe),
+      reads.map(({ planned }) => planned),
     );
     for (const [i, answer] of answers.entries()) await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(reads[i].others, ONLY_THAT_CHANNEL)]);
   });

@@ -1,5 +1,6 @@
 import { test, requirement, groupsOf, LISTED } from './fixtures';
-import { CREATING_ROLES, groupNamed, isGroup, readOf, roleGroupsRead } from './dataset';
+import { CREATING_ROLES, isGroup } from './dataset';
+import { groupNamed, readOf, roleGroupsRead } from './dataset-needs';
 import { recordBlocked as blocked, recordProfileMismatch } from '../facts/record';
 import { createAnswered, createdWithId, distinctCreatedIds, filtersHold, itemMatchesSent, keepsEdgeWhitespace, noServerError, owned } from './checks';
 import { ahead, askedOf } from './api';
@@ -57,7 +58,7 @@ test.describe('CREATE the create operation', () => {
   test("CREATE-04 ProjectName defaults to the profile's default when omitted", requirement('CREATE-04'), async ({ api, dataset, verify, profile }) => {
     const fallback = profile.create.defaults.ProjectName;
     test.skip(fallback === undefined, `profile "${profile.name}" names no default ProjectName`);
-    const omitted = groupsOf(dataset, isGroup('projectNameOmitted'));
+    const omitted = groupsOf(dataset, isGroup('whitespace'));
     // Read in the list of their role's groups that CREATE-02 judges too: one answer for both.
     for (const group of omitted) {
       const listed = readOf(await roleGroupsRead(api, profile, dataset, group.via), group.id);

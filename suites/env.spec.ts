@@ -1,5 +1,5 @@
 import { test, requirement } from './fixtures';
-import { onSuccesses, provokedErrors, successes } from './dataset';
+import { onSuccesses, provokedErrors, successes } from './dataset-needs';
 import {
   ERROR_ENVELOPE,
   JSON_ANSWER,

@@ -1,5 +1,5 @@
 import { test, requirement } from './fixtures';
-import { provokedErrors } from './dataset';
+import { provokedErrors } from './dataset-needs';
 import { JSON_ANSWER, documentedStatus, envelopeOf, errorBodyShape, errorKindFitsStatus, errorKindReadable, errorNotAsSuccess, owned } from './checks';
 
 // The errors judged here are the client mistakes the create-and-wait phase provoked (suites/dataset-setup.ts).

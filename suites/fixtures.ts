@@ -8,12 +8,14 @@ import {
   TOKEN_VARIABLES,
   type TokenRole,
   withReferenceURL,
-} from './config';
+} from '../config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
-import { throttled } from '../client/read-cache';
-import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadDataset, itemsOf, phaseFinished, phaseSuccesses, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import type { Judge, Verify } from '../facts/judgement';
+import { isThrottled } from '../client/retry';
+import { itemsOf, type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
+import { loadDataset, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { phaseSuccesses } from './dataset-needs';
 import { errorKinds, profileAt } from '../schemas';
 import {
   holdMismatch,
@@ -32,7 +34,8 @@ import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
 
 export { RawBody, VERSION, Api, listBody } from './api';
-export { groupsOf, itemsOf } from './dataset';
+export { itemsOf } from './checks';
+export { groupsOf } from './dataset-needs';
 export { LISTED } from './checks';
 
 export { requirement, mismatchesLast } from '../facts/record';
@@ -43,16 +46,7 @@ export interface Kit {
   context: CheckContext;
 }
 
-/**
- * Applies a test's steps to an exchange, in order. A failing check of the test's own requirement
- * fails the test with the received, documented and fix lines, its exchange attached as evidence.
- * A failing precondition owned by another requirement is that requirement's finding: it is
- * attached as such and the test is blocked by it. A check that shows the target follows another
- * profile makes the test not assessable, naming the setting that would fit.
- */
-export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
-/** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
-export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
+export type { Judge, Verify };
 
 function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): void {
   const evidence = Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange };
@@ -232,7 +226,7 @@ const configured = apiOnly.extend<
    * whether to keep the worker: it replaces it after every unexpected failure (a process start, about 1 s of CPU). After the
    * fact, so that every way a test fails keeps the worker (a check, a finding its owner's test fails with, a property), and
    * no passing test is touched. The result is still "failed", which is all the kit's reporters and the matrices read. Done
-   * where the run's reporters say they read statuses (FAILURES_KEEP_WORKER, suites/config.ts): Playwright's own list would
+   * where the run's reporters say they read statuses (FAILURES_KEEP_WORKER, config/index.ts): Playwright's own list would
    * print such a failure as a pass.
    */
   keepWorker: [
@@ -298,7 +292,7 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
       const dataset = loadDataset(kit.config.runId);
       // The run's groups could not all be created because the target rate-limited the kit: what
       // needs them is not assessable, which is not the same as failing.
-      const limited = dataset.groups.filter((g) => g.id === null && throttled(g.create));
+      const limited = dataset.groups.filter((g) => g.id === null && isThrottled(g.create));
       if (limited.length) testInfo.skip(true, `${limited.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
       for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
       // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.

@@ -1,16 +1,19 @@
 import type { FullConfig } from '@playwright/test';
-import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from './config';
+import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from '../config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
-import { clearPhaseDone, markPhaseDone, phaseExchanges, saveDataset } from './dataset';
+import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
+import { phaseExchanges } from './dataset-needs';
 import { buildDataset } from './dataset-setup';
 import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
-import { sendAheadLanes, sentAheadFor } from './probes';
+import { sendAheadLanes, sentAheadFor } from './plans';
 import { Lanes } from '../client/concurrency';
-import { throttled, withinShareBounds } from '../client/read-cache';
+import { withinShareBounds } from '../client/read-cache';
+import { isThrottled } from '../client/retry';
 import { endSelection, selectedTitles, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
+import { clearExchangeLog, exchangeLogDir } from '../client/exchange-log';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsOf } from '../client/redact';
 
@@ -71,7 +74,7 @@ async function everyPhaseOver(): Promise<void> {
 
 /**
  * The selected tests' requests that need no earlier answer, sent by the runner while the workers start
- * (suites/probes.ts); claimed at once, sent a few at a time. Nothing where the phase failed: each test
+ * (suites/plans/); claimed at once, sent a few at a time. Nothing where the phase failed: each test
  * sends its own then, as before.
  */
 function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, titles: string[] | undefined, workers: number): Promise<void> {
@@ -79,7 +82,7 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
   // Not to a target that throttled the phase (every 429 or 503 a create got is counted in its retries; a throttled last
   // answer is among the phase's exchanges), or answered it past the evidence bounds (megabytes of error page): such
   // answers are not shared, so each test would send its request again, and the runner would hold many at once.
-  if (dataset.retries[429] || dataset.retries[503] || phaseExchanges(dataset).some((ex) => throttled(ex) || !withinShareBounds(ex))) return Promise.resolve();
+  if (dataset.retries[429] || dataset.retries[503] || phaseExchanges(dataset).some((ex) => isThrottled(ex) || !withinShareBounds(ex))) return Promise.resolve();
   try {
     const api = new Api(config, (_role, variable) => {
       throw new Error(`${variable} is not configured`);
@@ -122,6 +125,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   const config = withReferenceURL(resolved);
   ensureRunDir(config.runId);
   clearTargetGone(config.runId);
+  if (config.harAll) clearExchangeLog(exchangeLogDir(config.reportDir, config.runId));
   const teardown = () => {
     if (!keepTemp()) removeRunDir(config.runId);
   };
@@ -145,7 +149,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       const titles = await selection;
       // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the
-      // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/probes.ts).
+      // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/plans/).
       if (titles) await everyPhaseOver();
       const ahead = sendAhead(target, profile, dataset, titles, fullConfig.workers);
       markPhaseDone(config.runId);

@@ -16,7 +16,7 @@ import {
 } from './checks';
 import { VALUE_FILTERS, type Dataset } from './dataset';
 import {
-  actionProbes,
+  unknownActionRequests,
   beyondBounds,
   createField,
   malformedBodies,
@@ -24,15 +24,15 @@ import {
   notObjects,
   ODD_NAME_FILTER,
   ODD_TEXTS,
-  probesAhead,
+  plannedAhead,
   UNKNOWN_ACTIONS,
   UNSUPPORTED_VERSIONS,
   unusualUnicode,
-  versionProbes,
+  unsupportedVersionRequests,
   WRONG_TYPE_EXAMPLES,
   wrongListBodies,
   wrongTypeCreate,
-} from './probes';
+} from './plans';
 import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
 import { isJsonText } from '../schemas/spec';
@@ -68,8 +68,8 @@ const inTurn =
 test.describe('INPUT handling of bad input', () => {
   test('INPUT-01 Malformed JSON gets a 4xx, never a 5xx', requirement('INPUT-01'), async ({ api, dataset, verify, kit }) => {
     // Truncated JSON was sent to each operation by the create-and-wait phase (judged below with the rest).
-    const { bodies: malformed, probes } = malformedBodies(kit.config);
-    const next = inTurn(await probesAhead(api, probes));
+    const { bodies: malformed, plannedRequests } = malformedBodies(kit.config);
+    const next = inTurn(await plannedAhead(api, plannedRequests));
     for (const body of malformed) {
       await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await next(), refused));
       await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
@@ -83,9 +83,9 @@ test.describe('INPUT handling of bad input', () => {
     // An array holding a valid body too, and the create-and-wait phase's two (judged below): see notObjects.
     const sends = notObjects(kit.config);
     const next = inTurn(
-      await probesAhead(
+      await plannedAhead(
         api,
-        sends.map(({ probe }) => probe),
+        sends.map(({ planned }) => planned),
       ),
     );
     for (const { op, body } of sends)
@@ -143,9 +143,9 @@ test.describe('INPUT handling of bad input', () => {
     const cases = beyondBounds(kit.config, profile);
     const rejects = errorWith(400);
     const next = inTurn(
-      await probesAhead(
+      await plannedAhead(
         api,
-        cases.map(({ probe }) => probe),
+        cases.map(({ planned }) => planned),
       ),
     );
     for (const { what, body, bound } of cases) {
@@ -178,7 +178,7 @@ test.describe('INPUT handling of bad input', () => {
   });
 
   test('INPUT-05 An unknown Action gets a 4xx', requirement('INPUT-05'), async ({ api, verify }) => {
-    const next = inTurn(await probesAhead(api, actionProbes()));
+    const next = inTurn(await plannedAhead(api, unknownActionRequests()));
     for (const action of UNKNOWN_ACTIONS) {
       await test.step(`Action ${JSON.stringify(action)}`, async () => {
         const answer = await next();
@@ -191,7 +191,7 @@ test.describe('INPUT handling of bad input', () => {
   });
 
   test('INPUT-06 An unsupported Version gets a 4xx', requirement('INPUT-06'), async ({ api, verify }) => {
-    const next = inTurn(await probesAhead(api, versionProbes()));
+    const next = inTurn(await plannedAhead(api, unsupportedVersionRequests()));
     for (const version of UNSUPPORTED_VERSIONS) {
       await test.step(`Version ${JSON.stringify(version)}`, async () => {
         const answer = await next();
@@ -203,15 +203,15 @@ test.describe('INPUT handling of bad input', () => {
   test('INPUT-07 Unusual Unicode in string fields never gets a 5xx', requirement('INPUT-07'), async ({ api, verify, profile, kit }) => {
     // JSON lets these through; RFC 8259 leaves their meaning open, so only the absence of a 5xx is
     // judged. Well-formed text of every plane must round-trip: that is CREATE-02's and CREATE-05's.
-    const { creates, probes, oneByOne } = unusualUnicode(kit.config, profile);
-    const answers = await probesAhead(api, probes);
+    const { creates, plannedRequests, oneByOne } = unusualUnicode(kit.config, profile);
+    const answers = await plannedAhead(api, plannedRequests);
     for (const [i, body] of creates.entries())
       await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await answers[i], [noServerError]));
     const together = await answers[creates.length];
     const status = together.response?.status ?? 0;
     // Not taken whole: each text alone too, so that one refused does not hide another's 5xx, and a 5xx names its text.
     if (status < 200 || status >= 300) {
-      const alone = await probesAhead(api, oneByOne);
+      const alone = await plannedAhead(api, oneByOne);
       for (const [i, text] of ODD_TEXTS.entries()) await test.step(`Name filter ${JSON.stringify(text)}`, async () => verify(await alone[i], [noServerError]));
     }
     await test.step(`Name filter ${JSON.stringify(ODD_NAME_FILTER)}`, async () => verify(together, [noServerError]));

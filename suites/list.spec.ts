@@ -1,5 +1,6 @@
 import { test, requirement, groupsOf, itemsOf, listBody, LISTED, filterAssessable } from './fixtures';
-import { countsStand, everyGroupListed, groupNamed, matchingNothing } from './dataset';
+import { countsStand, everyGroupListed, groupNamed } from './dataset-needs';
+import { matchingNothing } from './dataset-queries';
 import {
   SHAPED,
   everyItem,
@@ -14,7 +15,7 @@ import {
   totalAtMost,
   totalCountIs,
 } from './checks';
-import { nameAndWildcards, nameParts, probesTogether } from './probes';
+import { nameAndWildcards, nameParts, plannedTogether } from './plans';
 import { ahead, askedOf, type Read } from './api';
 import type { Exchange } from '../client/exchange';
 import { nameMatches } from '../schemas/profile';
@@ -102,15 +103,15 @@ test.describe('LIST the list operation and its filters', () => {
     async ({ api, dataset, verify, profile }) => {
       filterAssessable(dataset, 'name');
       const target = groupNamed(dataset, 'mixedCaseName');
-      // Wildcard probes: a name filter built on LIKE, glob or regex without escaping widens the match. The full Name is also LIST-07's.
-      const { name, wildcards: probes, probes: reads } = nameAndWildcards(profile, dataset);
-      const [full, ...wild] = await probesTogether(api, reads);
+      // Wildcard planned requests: a name filter built on LIKE, glob or regex without escaping widens the match. The full Name is also LIST-07's.
+      const { name, wildcards: plannedRequests, plannedRequests: reads } = nameAndWildcards(profile, dataset);
+      const [full, ...wild] = await plannedTogether(api, reads);
       await verify(full, [
         ...LISTED,
         listsIncluding([target.id]),
         everyItem(`Name contains ${JSON.stringify(name)}`, (item) => contains(item.Name, name), 'filtering by name'),
       ]);
-      for (const [i, query] of probes.entries()) await test.step(`Name ${query}`, async () => verify(wild[i], [SHAPED, literalNameMatch(query)]));
+      for (const [i, query] of plannedRequests.entries()) await test.step(`Name ${query}`, async () => verify(wild[i], [SHAPED, literalNameMatch(query)]));
     },
   );
 
@@ -127,13 +128,13 @@ test.describe('LIST the list operation and its filters', () => {
     // Parts of the mixed-case group's Name, each as written and in upper case, tell exact from prefix from substring (nameParts).
     const target = groupNamed(dataset, 'mixedCaseName');
     const name = target.sent.Name;
-    const { probes, keys, reads } = nameParts(profile, dataset);
-    const answers = await probesTogether(api, reads);
+    const { plannedRequests, keys, reads } = nameParts(profile, dataset);
+    const answers = await plannedTogether(api, reads);
     // Answers that cannot be read as lists are SCHEMA-02's, not a way of matching.
     for (const answer of answers) await verify(answer, [SHAPED]);
-    // A probe the profile's rule finds nothing with is a filter that matches nothing: how that is answered is LIST-06's
+    // A planned request the profile's rule finds nothing with is a filter that matches nothing: how that is answered is LIST-06's
     // (a target that answers it 404 has one deviation, not two).
-    for (const [i, key] of keys.entries()) if (!nameMatches(name, probes[key], profile.list.nameMatch)) await verify(answers[i], listedBy('LIST-06'));
-    await judge(answers, nameMatch(target.id, probes));
+    for (const [i, key] of keys.entries()) if (!nameMatches(name, plannedRequests[key], profile.list.nameMatch)) await verify(answers[i], listedBy('LIST-06'));
+    await judge(answers, nameMatch(target.id, plannedRequests));
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
 import { itemsOf, listBody, LISTED, pagingAssessable, type Api, type Judge, type Kit, type Verify } from './fixtures';
-import { countsStand, pagedGroups, type Dataset } from './dataset';
+import { countsStand, pagedGroups } from './dataset-needs';
+import { type Dataset } from './dataset';
 import { nthPage, type ListQuery } from './api';
 import { checkProperty } from './property';
 import {

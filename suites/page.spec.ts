@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { test, requirement, listBody, LISTED, pagingAssessable } from './fixtures';
-import { countsStand, pagedGroups, pagesOf } from './dataset';
+import { countsStand, pagedGroups } from './dataset-needs';
+import { pagesOf } from './dataset-needs';
 import { checkProperty, sentAhead } from './property';
 import { modelRuns } from './page-model';
 import {
@@ -28,11 +29,11 @@ import {
   invalidPagings,
   PAGE_SIZE,
   pagesWithin,
-  pagingProbe,
-  probesAhead,
-  probesTogether,
+  pagingRequest,
+  plannedAhead,
+  plannedTogether,
   twoPages,
-} from './probes';
+} from './plans';
 
 // Pages of the run's own groups (their Ids, or a Name part only they share: pagedGroups), so a run costs the same whatever else the target holds;
 // then generated paging values, and a model of creates, lists and page walks. Where no query lists the run's groups alone (a one-Id
@@ -57,9 +58,9 @@ test.describe('PAGE paging fields and invariants', () => {
     pagingAssessable(dataset);
     const { query } = pagesOf(profile, dataset);
     const pages = firstPagesOfSizes(profile, dataset);
-    const answers = await probesTogether(
+    const answers = await plannedTogether(
       api,
-      pages.map(({ probe }) => probe),
+      pages.map(({ planned }) => planned),
     );
     for (const [i, { pageSize }] of pages.entries()) await verify(answers[i], [...LISTED, ...filtersHold(query), itemsAtMost(pageSize)]);
   });
@@ -68,9 +69,9 @@ test.describe('PAGE paging fields and invariants', () => {
     pagingAssessable(dataset);
     // The user's whole list holds at least the run's groups (pagesOf): these pages are within it too.
     const pagings = pagesWithin(profile, dataset);
-    const answers = await probesTogether(
+    const answers = await plannedTogether(
       api,
-      pagings.map(({ probe }) => probe),
+      pagings.map(({ planned }) => planned),
     );
     for (const [i, { pageNumber, pageSize }] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
   });
@@ -94,9 +95,9 @@ test.describe('PAGE paging fields and invariants', () => {
     const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
     // The phase's read of the run's groups first: a count off there is this requirement's, whatever the pages below show.
     await countsStand(dataset, verify);
-    const pages = await probesTogether(
+    const pages = await plannedTogether(
       api,
-      twoPages(profile, dataset).map(({ probe }) => probe),
+      twoPages(profile, dataset).map(({ planned }) => planned),
     );
     // Unconfined (the user's whole list), the count is known only from below: at least the run's own groups, more than a page holds.
     const counted = confined ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)] : [totalCountIs(ids.length, { atLeast: true })];
@@ -148,9 +149,9 @@ test.describe('PAGE paging fields and invariants', () => {
     const { pageSize } = profile.list;
     // Each shared with the property below, which often draws the same edges (0, -1): one answer judged by both.
     const invalid = invalidPagings(profile);
-    const answers = await probesAhead(
+    const answers = await plannedAhead(
       api,
-      invalid.map(({ probe }) => probe),
+      invalid.map(({ planned }) => planned),
     );
     for (const [i, { what, number, size }] of invalid.entries()) {
       await test.step(what, async () => {
@@ -172,7 +173,7 @@ test.describe('PAGE paging values, generated', () => {
   test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
     const { body, examples } = invalidPaging(profile);
-    const answer = await sentAhead(api, kit.config, [body], (paging) => pagingProbe(profile, paging), examples);
+    const answer = await sentAhead(api, kit.config, [body], (paging) => pagingRequest(profile, paging), examples);
     await checkProperty(
       testInfo,
       kit.config,
@@ -186,8 +187,8 @@ test.describe('PAGE paging values, generated', () => {
 
   test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
     pagingAssessable(dataset);
-    const { paging, probe, examples } = echoedPaging(profile, dataset);
-    const answer = await sentAhead(api, kit.config, [paging], probe, examples);
+    const { paging, planned, examples } = echoedPaging(profile, dataset);
+    const answer = await sentAhead(api, kit.config, [paging], planned, examples);
     await checkProperty(
       testInfo,
       kit.config,

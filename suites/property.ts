@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { TestInfo } from '@playwright/test';
-import type { KitConfig } from './config';
+import type { KitConfig } from '../config';
 import type { Exchange } from '../client/exchange';
 import type { Api } from './api';
-import { drawnRuns, probesAhead, sendProbe, type Probe } from './probes';
+import { drawnRuns, plannedAhead, sendPlanned, type PlannedRequest } from './plans';
 import { mismatchesLast, recordCounterexample, recordNote } from '../facts/record';
 
 /**
@@ -57,8 +57,8 @@ export async function checkProperty<Ts>(
 
 /**
  * fast-check tries a property's runs one after another. Each property below sends one request per
- * run, built from the run's values alone, so the runs' requests are sent ahead (probesAhead, a few at
- * a time; the runner may have sent them already: suites/probes.ts) and each run takes the answer to its
+ * run, built from the run's values alone, so the runs' requests are sent ahead (plannedAhead, a few at
+ * a time; the runner may have sent them already: suites/plans/) and each run takes the answer to its
  * values. The values are those fc.check is about to draw (drawnRuns). A run whose values were not
  * foreseen (a replay path that shrinks) sends its own.
  */
@@ -66,15 +66,15 @@ export async function sentAhead<Ts extends unknown[]>(
   api: Api,
   config: KitConfig,
   arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
-  probeOf: (...values: Ts) => Probe,
+  plannedOf: (...values: Ts) => PlannedRequest,
   /** The property's examples (checkProperty), tried before the drawn values: sent ahead with them. */
   examples: Ts[] = [],
 ): Promise<(...values: Ts) => Promise<Exchange>> {
   const runs = drawnRuns(config, arbitraries, examples);
-  const answers = await probesAhead(
+  const answers = await plannedAhead(
     api,
-    runs.map((values) => probeOf(...values)),
+    runs.map((values) => plannedOf(...values)),
   );
   const byValues = new Map(runs.map((values, i) => [JSON.stringify(values), answers[i]]));
-  return (...values) => byValues.get(JSON.stringify(values)) ?? sendProbe(api, probeOf(...values));
+  return (...values) => byValues.get(JSON.stringify(values)) ?? sendPlanned(api, plannedOf(...values));
 }

@@ -1,8 +1,8 @@
 import { test, requirement, groupsOf, listBody } from './fixtures';
-import { countsStand, spaceOf } from './dataset';
+import { countsStand, spaceOf } from './dataset-needs';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { together, type ListQuery } from './api';
-import { otherUserByIds, otherUserByNames, otherUserFirstPages, probesTogether } from './probes';
+import { otherUserByIds, otherUserByNames, otherUserFirstPages, plannedTogether } from './plans';
 
 // A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
 // spec documents 400 and 403 for lists), or it lists none of those groups and counts none of them.
@@ -23,7 +23,7 @@ test.describe('SCOPE user scoping', () => {
     );
     // The plain first page: where a server that ignores the user would most likely show new groups. And the run's prefix,
     // which finds its groups under every setting but exact matching.
-    const [plain, byPrefix] = await probesTogether(api, otherUserFirstPages(kit.config, profile, dataset));
+    const [plain, byPrefix] = await plannedTogether(api, otherUserFirstPages(kit.config, profile, dataset));
     await verify(plain, [...listedBy('LIST-01'), listsNoneOf(mine, notOtherUsers), noRunNames]);
     if (byPrefix) await verify(byPrefix, [...filtersHold({ name: dataset.prefix }), refusedOrNoneOf(mine, notOtherUsers), noRunNames, countedBySCOPE02]);
   });
@@ -34,9 +34,9 @@ test.describe('SCOPE user scoping', () => {
     const mine = groupsOf(dataset, () => true).map((g) => g.id);
     // The first page, and a later one: scoping must not stop at page 1 (otherUserByIds).
     const reads = otherUserByIds(kit.config, profile, dataset);
-    const answers = await probesTogether(
+    const answers = await plannedTogether(
       api,
-      reads.map(({ probe }) => probe),
+      reads.map(({ planned }) => planned),
     );
     for (const [i, answer] of answers.entries())
       await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(mine, notOtherUsers), refusedOrCountsNone(notOtherUsers)]);
@@ -47,9 +47,9 @@ test.describe('SCOPE user scoping', () => {
     api.token('otherUser');
     const mine = groupsOf(dataset, () => true);
     const reads = otherUserByNames(kit.config, profile, dataset);
-    const answers = await probesTogether(
+    const answers = await plannedTogether(
       api,
-      reads.map(({ probe }) => probe),
+      reads.map(({ planned }) => planned),
     );
     for (const [i, answer] of answers.entries())
       await verify(answer, [

@@ -1,5 +1,5 @@
 /**
- * Which tests this run selected, for the runner's requests sent ahead (suites/probes.ts): Playwright
+ * Which tests this run selected, for the runner's requests sent ahead (suites/plans/): Playwright
  * runs global setup before it loads the test files, so only a reporter's onBegin, which comes after
  * the load and before any worker starts, sees the tests that -g, file arguments, --shard or
  * test.only left. This reporter displays nothing and decides nothing: it hands those titles to the

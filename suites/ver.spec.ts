@@ -1,5 +1,5 @@
 import { test, requirement } from './fixtures';
-import { onSuccesses, provokedErrors } from './dataset';
+import { onSuccesses, provokedErrors } from './dataset-needs';
 import { JSON_ANSWER, echoesAction, echoesVersion, envelopeOf } from './checks';
 
 // Successes and errors judged here were sent once, by the create-and-wait phase (suites/dataset-setup.ts);

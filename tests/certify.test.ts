@@ -1,6 +1,6 @@
 import { test, expect } from './fixtures';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { filesBelow, readJson, ROOT, runAgc, type KitRun } from './harness';
@@ -18,7 +18,9 @@ import {
 } from '../certify/certificate';
 import { renderCertificatePage } from '../certify/html';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { EXIT } from '../bin/exit-codes.mjs';
+import { expectValidHar } from './har-schema';
+import { holdsSecret, secretPattern, secretsOf } from '../client/redact';
+import { EXIT } from '../common/exit-codes.mjs';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'agc-certify-'));
 
@@ -103,6 +105,8 @@ test.describe('agc certify --runs 2 against the embedded reference server, signe
     for (const run of certificate.runs) {
       const bytes = readFileSync(path.join(dir, run.report));
       expect(run.reportSha256).toBe(sha256(bytes));
+      expect(run.har).toBe(`run-${run.run}/exchanges.har`);
+      expect(run.harSha256).toBe(sha256(readFileSync(path.join(dir, run.har!))));
       const report = JSON.parse(bytes.toString('utf8')) as ConformanceSummary;
       expect(report.seed).toBe(run.seed);
       // The spec hash is the one conformance.json carries (reporters/verdict.ts computes it).
@@ -126,8 +130,38 @@ test.describe('agc certify --runs 2 against the embedded reference server, signe
     expect(Object.keys(JSON.parse(text))[0]).toBe('notice');
   });
 
+  test("each run's exchanges.har holds every exchange of a conformant run, passing or not, bounded, and nothing else is left beside it", async () => {
+    const report = readJson<ConformanceSummary>(path.join(dir, 'run-1', 'conformance.json'));
+    expect(report.verdict).toBe('conformant');
+    for (const run of ['run-1', 'run-2']) {
+      // HAR 1.2, as a plain run's evidence HAR is.
+      const har = expectValidHar(path.join(dir, run, 'exchanges.har'));
+      const entries = har.log.entries;
+      // A whole run sends some 240 requests; a plain run's HAR of a conformant run has none (only evidence).
+      expect(entries.length, run).toBeGreaterThan(100);
+      expect(entries.every((e) => e.request.url.includes('/v1/media_assets/?'))).toBe(true);
+      expect(entries.filter((e) => e.response.status === 200).length).toBeGreaterThan(50);
+      expect(
+        entries.some((e) => e.response.status === 401),
+        'the AUTH tests, refused as they should be',
+      ).toBe(true);
+      expect(entries.map((e) => e.startedDateTime)).toEqual([...entries.map((e) => e.startedDateTime)].sort());
+      expect(har.log.comment).toContain('Every exchange of the conformance run');
+      // The senders' files were gathered and removed.
+      expect(readdirSync(path.join(dir, run)).filter((name) => name.startsWith('.exchanges-'))).toEqual([]);
+    }
+  });
+
   test('no token, in any of the forms the kit looks for, in certificate.json, index.html or any report of the runs', async () => {
-    const written = filesBelow(dir).filter((f) => /\.(json|html|xml|svg|txt|md)$/.test(f));
+    const redactor = secretPattern(secretsOf(Object.values(TOKENS)));
+    for (const run of ['run-1', 'run-2']) {
+      const har = readFileSync(path.join(dir, run, 'exchanges.har'), 'utf8');
+      expect(holdsSecret(har, redactor), `a token in some encoding in ${run}/exchanges.har`).toBe(false);
+      // The redaction is no empty promise: the check finds a token written in base64.
+      expect(holdsSecret(`${har}${Buffer.from(`Bearer ${TOKENS.AG_REF_TOKEN}`).toString('base64')}`, redactor)).toBe(true);
+    }
+    const written = filesBelow(dir).filter((f) => /\.(json|html|xml|svg|txt|md|har)$/.test(f));
+    expect(written).toEqual(expect.arrayContaining([path.join(dir, 'run-1', 'exchanges.har')]));
     expect(written).toEqual(expect.arrayContaining([path.join(dir, 'certificate.json'), path.join(dir, 'index.html')]));
     for (const file of written) {
       const text = readFileSync(file, 'utf8');
@@ -155,7 +189,9 @@ test.describe('agc certify --runs 2 against the embedded reference server, signe
     const verified = await runAgc(['verify', path.join(dir, 'certificate.json'), '--public-key', files.public], {});
     expect(verified.status, `${verified.stdout}\n${verified.stderr}`).toBe(EXIT.ok);
     expect(mismatches(verified)).toEqual([]);
-    expect(verified.stdout).toContain('the certificate holds: 2 run reports matched their sha256; the signature matches the given public key');
+    expect(verified.stdout).toContain(
+      'the certificate holds: 2 run reports matched their sha256, and 2 exchanges.har theirs; the signature matches the given public key',
+    );
     const unsigned = await runAgc(['verify', path.join(dir, 'certificate.json')], {});
     expect(unsigned.status).toBe(EXIT.ok);
     expect(unsigned.stdout).toContain('the signature was NOT checked (no --public-key)');
@@ -169,6 +205,18 @@ test.describe('agc certify --runs 2 against the embedded reference server, signe
       expect(verified.status, verified.stdout).toBe(EXIT.nonConformant);
       expect(mismatches(verified)).toEqual([
         expect.stringMatching(/^mismatch: run-2\/conformance\.json: sha256 [0-9a-f]{64} does not match the certificate's [0-9a-f]{64}$/),
+      ]);
+    }
+  });
+
+  test("one byte changed in a run's exchanges.har: verify rejects it, naming that file, with or without the key", async () => {
+    const copy = copyOf(dir);
+    changeOneByte(path.join(copy, 'run-1', 'exchanges.har'), '"status":', '9');
+    for (const key of [['--public-key', files.public], []]) {
+      const verified = await runAgc(['verify', path.join(copy, 'certificate.json'), ...key], {});
+      expect(verified.status, verified.stdout).toBe(EXIT.nonConformant);
+      expect(mismatches(verified)).toEqual([
+        expect.stringMatching(/^mismatch: run-1\/exchanges\.har: sha256 [0-9a-f]{64} does not match the certificate's [0-9a-f]{64}$/),
       ]);
     }
   });

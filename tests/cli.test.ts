@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { defaultHooks, type ReferenceHooks } from '../reference/server';
 import { runAgc, readJson, referenceTokenEnv, ROOT, type KitRun } from './harness';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { EXIT, EXIT_LINES } from '../bin/exit-codes.mjs';
+import { EXIT, EXIT_LINES } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);
@@ -132,7 +132,9 @@ for (const [what, args, env, message] of badConfigs) {
 
 // ---------------------------------------------------------------- waivers
 
-test('a waived failure shows as waived with its reason and does not flip the verdict; expired and unused waivers are reported', async ({ startReference }) => {
+test('a waived failure shows as waived with its reason and does not flip the verdict; expired and stale waivers are reported, exit 0 without --strict-waivers', async ({
+  startReference,
+}) => {
   const server = await startReference({ hooks: ignoresGroupType });
   const dir = tmp();
   const file = path.join(dir, 'waivers.yaml');
@@ -157,9 +159,15 @@ test('a waived failure shows as waived with its reason and does not flip the ver
   expect(list03.status).toBe('waived');
   expect(list03.reason).toContain('group-type filter lands in release 42');
   expect(summary.waivers.applied.map((w) => w.id)).toEqual(['LIST-03']);
-  expect(summary.waivers.unused.map((w) => w.id)).toEqual(['PAGE-03']);
+  // PAGE-03 passed: its waiver is stale, said on the console and in the report, but fails nothing without --strict-waivers.
+  expect(summary.waivers.stale.map((w) => w.id)).toEqual(['PAGE-03']);
+  expect(summary.waivers.unused).toEqual([]);
+  expect(summary.waivers).toMatchObject({ strict: false, failure: null });
   expect(summary.waivers.expired.map((w) => w.id)).toEqual(['LIST-02']);
-  expect(readFileSync(path.join(dir, 'report', 'index.html'), 'utf8')).toContain('Expired: no longer applied');
+  expect(run.stdout).toContain('Waivers: stale waiver (the requirement passed; remove it from the waiver file): PAGE-03');
+  const html = readFileSync(path.join(dir, 'report', 'index.html'), 'utf8');
+  expect(html).toContain('Expired: no longer applied');
+  expect(html).toContain('Stale: the requirement passed in this run');
   // Without a waiver that applies, the same failure decides the verdict: the next test.
 });
 
@@ -204,6 +212,7 @@ test('agc --help lists every option of run and merge, and the exit codes', async
     '--blob-dir',
     '--workers',
     '--grep',
+    '--strict-waivers',
   ])
     expect(run.stdout).toContain(option);
   for (const [code, meaning] of EXIT_LINES) expect(run.stdout).toContain(`  ${code}  ${meaning}`);
@@ -246,12 +255,12 @@ test('every command exits with the same codes: a usage error is 3 everywhere, an
   }
 });
 
-test("the README's exit-code table is the one bin/exit-codes.mjs defines", () => {
+test("the README's exit-code table is the one common/exit-codes.mjs defines", () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## The CLI and exit codes'), readme.indexOf('## Reports'));
   const rows = [...section.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
   expect(rows).toEqual(EXIT_LINES.map(([code]) => code));
-  expect(rows).toEqual([EXIT.ok, EXIT.nonConformant, EXIT.incomplete, EXIT.error]);
+  expect(rows).toEqual([EXIT.ok, EXIT.nonConformant, EXIT.incomplete, EXIT.error, EXIT.staleWaivers]);
 });
 
 test('the example workflow shards in two, merges with agc merge, uploads the reports and fails on the verdict', () => {

@@ -15,7 +15,7 @@ import { authorizationValue, curlOf, rebased, type CurlRequest } from '../client
 import { evidenceJson } from '../client/evidence';
 import { flipCase } from '../client/redact';
 import { ANNOTATION, ATTACHMENT } from '../facts/record';
-import JsonReporter from '../reporters/json';
+import ConformanceOutputs from '../reporters/conformance';
 
 const TOKEN = 'tok-Primary-7f3a9c2e';
 const OTHER = 'tok-Other-11aa22bb';
@@ -160,6 +160,16 @@ test("every form of the AUTH tests' Authorization header is rebuilt in bash as t
   expect(x.headers.authorization).toBe('Bearer tok-abcdefy');
 });
 
+test('every Authorization form the AUTH plans write is one the curl line and agc replay rebuild', () => {
+  const source = readFileSync(path.join(__dirname, '..', 'suites', 'plans', 'auth.ts'), 'utf8');
+  const forms = [...source.matchAll(/shown: (['"])((?:(?!\1).)*<(?:(?!\1).)*)\1/g)].map((m) => m[2]);
+  expect(forms.length, 'forms found in suites/plans/auth.ts').toBeGreaterThan(8);
+  for (const shown of forms) {
+    expect(authorizationValue(shown, ENV), shown).toBeDefined();
+    expect(curlOf(request('{}', { authorization: shown })).note, shown).toBeUndefined();
+  }
+});
+
 test('what cannot be rebuilt is said, not guessed; an embedded run names its base URL by AG_BASE_URL', async () => {
   const cookie = curlOf(request('{}', { cookie: '<1 cookie(s) the target set: sid>' }));
   expect(cookie.note).toContain('Cookie');
@@ -183,7 +193,7 @@ async function reported(evidence: object, baseURL: string, embedded: boolean): P
   const saved = process.env.AG_REPORT_DIR;
   process.env.AG_REPORT_DIR = dir;
   try {
-    const reporter = new JsonReporter();
+    const reporter = new ConformanceOutputs();
     reporter.onBegin({ projects: [] } as never, {} as never);
     const attachment = (name: string, body: string) => ({ name, contentType: 'application/json', body: Buffer.from(body) });
     reporter.onTestEnd(

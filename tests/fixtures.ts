@@ -50,7 +50,7 @@ export { expect };
 export function runInlineSuite(spec: string, env: Record<string, string> = {}): Promise<KitRun> {
   mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   const dir = mkdtempSync(path.join(ROOT, 'test-results', 'inline-'));
-  const reporters = ['json', 'html', 'junit', 'exit-status'].map((name) => [path.join(ROOT, 'reporters', `${name}.ts`)]);
+  const reporters = [[path.join(ROOT, 'reporters', 'conformance.ts')]];
   writeFileSync(
     path.join(dir, 'inline.config.ts'),
     `import { defineConfig } from '@playwright/test';

@@ -14,9 +14,8 @@ import { evidenceJson } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
 import { ANNOTATION, ATTACHMENT } from '../facts/record';
 import { loadCatalogue } from '../schemas/requirements';
-import HarReporter from '../reporters/har';
-import SummaryReporter, { md } from '../reporters/summary';
-import JsonReporter from '../reporters/json';
+import ConformanceOutputs from '../reporters/conformance';
+import { md } from '../reporters/summary';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { readJson, ROOT } from './harness';
 import { expectValidHar } from './har-schema';
@@ -109,7 +108,7 @@ function failingRun(bigBody: string): Synthetic[] {
   ];
 }
 
-/** Feeds tests to the HAR, summary and JSON reporters, as Playwright would, with the variables given. */
+/** Feeds tests to the kit's report (every output of one verdict), as Playwright would, with the variables given. */
 async function report(tests: Synthetic[], env: Record<string, string>): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agc-har-summary-'));
   const names = ['AG_REPORT_DIR', 'AG_REPORT_TARGET_BYTES', 'GITHUB_STEP_SUMMARY', 'AG_TOKEN', ...Object.keys(env)];
@@ -118,12 +117,10 @@ async function report(tests: Synthetic[], env: Record<string, string>): Promise<
   if (!('GITHUB_STEP_SUMMARY' in env)) delete process.env.GITHUB_STEP_SUMMARY;
   if (!('AG_REPORT_TARGET_BYTES' in env)) delete process.env.AG_REPORT_TARGET_BYTES;
   try {
-    for (const Reporter of [JsonReporter, HarReporter, SummaryReporter]) {
-      const reporter = new Reporter();
-      reporter.onBegin({ projects: [] } as never, {} as never);
-      for (const t of tests) reporter.onTestEnd(t.testCase, t.result);
-      await reporter.onEnd({ status: 'failed', startTime: new Date('2026-11-23T10:00:00.000Z'), duration: 5000 } as never);
-    }
+    const reporter = new ConformanceOutputs();
+    reporter.onBegin({ projects: [] } as never, {} as never);
+    for (const t of tests) reporter.onTestEnd(t.testCase, t.result);
+    await reporter.onEnd({ status: 'failed', startTime: new Date('2026-11-23T10:00:00.000Z'), duration: 5000 } as never);
   } finally {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];

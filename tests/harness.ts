@@ -2,9 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { referenceTokens, TOKEN_ROLES } from '../reference/config';
-import { ATTACHMENT } from '../facts/record';
-import { readRecord, type RecordedTest } from '../facts/read';
+import { referenceTokenEnv } from '../reference/config';
 
 export const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -119,12 +117,6 @@ export function filesBelow(dir: string): string[] {
   return out;
 }
 
-/** The reference server's default tokens as the kit's variables (AG_TOKEN, …), for runs against it. */
-export function referenceTokenEnv(): Record<string, string> {
-  const tokens = referenceTokens({});
-  return Object.fromEntries(TOKEN_ROLES.map((info) => [info.clientEnv, tokens[info.role]]));
-}
-
 /** A kit run against `url` whose private folder is kept for the test to read (AG_KEEP_TEMP): seed 7, five runs per property. */
 export function keptRunEnv(url: string, runId: string): Record<string, string> {
   return {
@@ -138,86 +130,6 @@ export function keptRunEnv(url: string, runId: string): Record<string, string> {
   };
 }
 
-/** Playwright's JSON report (--reporter=json), as far as the kit's tools read it. */
-export interface JsonReport {
-  suites: JsonSuite[];
-  errors?: { message?: string }[];
-}
-interface JsonSuite {
-  title: string;
-  specs?: {
-    title: string;
-    file: string;
-    line: number;
-    column: number;
-    tests: { status: string; projectName?: string; annotations: { type: string; description?: string }[]; results: JsonResult[] }[];
-  }[];
-  suites?: JsonSuite[];
-}
-export interface JsonResult {
-  status: string;
-  duration: number;
-  /** Playwright's index of the worker process that ran it: a new one after every restart. */
-  workerIndex: number;
-  error?: { message?: string };
-  errors?: { message?: string }[];
-  annotations?: { type: string; description?: string }[];
-  attachments: { name: string; body?: string }[];
-}
-
-/** One test of a JSON report, flattened, with its last result. */
-export interface ReportedTest {
-  title: string;
-  file: string;
-  line: number;
-  column: number;
-  status: string;
-  /** The titles of the describes it was declared in, outermost first (tests/matrix.config.ts: the first names the server). */
-  describes: string[];
-  annotations: { type: string; description?: string }[];
-  result: JsonResult | undefined;
-}
-
-export function testsOfReport(report: JsonReport): ReportedTest[] {
-  const found: ReportedTest[] = [];
-  // The report's top-level suites are the files; below them, the describes.
-  const walk = (suite: JsonSuite, describes: string[]) => {
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests)
-        found.push({
-          title: spec.title,
-          file: spec.file,
-          line: spec.line,
-          column: spec.column,
-          status: t.status,
-          describes,
-          annotations: t.annotations,
-          result: t.results[t.results.length - 1],
-        });
-    }
-    for (const child of suite.suites ?? []) walk(child, [...describes, child.title]);
-  };
-  for (const file of report.suites) walk(file, []);
-  return found;
-}
-
-type AttachmentName = (typeof ATTACHMENT)[keyof typeof ATTACHMENT];
-
-/** The JSON body of a test's attachments of that name (the JSON reporter stores them in base64). */
-export function attachmentsOf<T>(test: ReportedTest, name: AttachmentName): T[] {
-  return (test.result?.attachments ?? []).filter((a) => a.name === name && a.body).map((a) => JSON.parse(Buffer.from(a.body!, 'base64').toString('utf8')) as T);
-}
-
-/** A test of a JSON report, read through the run-facts protocol as the kit's reporters read one (facts/read.ts). */
-export function recordedOf(test: ReportedTest): RecordedTest {
-  const result = test.result;
-  return readRecord({
-    title: test.title,
-    location: { file: test.file, line: test.line, column: test.column },
-    annotations: [...test.annotations, ...(result?.annotations ?? [])],
-    status: result?.status ?? 'skipped',
-    durationMs: result?.duration ?? 0,
-    errors: (result?.errors ?? (result?.error ? [result.error] : [])).map((e) => e.message ?? ''),
-    attachments: (result?.attachments ?? []).map((a) => ({ name: a.name, body: a.body === undefined ? undefined : Buffer.from(a.body, 'base64') })),
-  });
-}
+// Read by the bench too, which imports nothing from tests/: they live in the rooms below.
+export { referenceTokenEnv } from '../reference/config';
+export { attachmentsOf, recordedOf, testsOfReport, type JsonReport, type JsonResult, type ReportedTest } from '../facts/json-report';

@@ -5,8 +5,8 @@
  * those of the describe named after it (suites/fixtures.ts).
  */
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import JsonReporter from '../reporters/json';
-import { FAILURES_KEEP_WORKER } from '../suites/config';
+import JsonReporter from './conformance-json';
+import { FAILURES_KEEP_WORKER } from '../config';
 import { targetProjects } from './matrix-targets';
 
 /** The server a test ran against: the describe named after it, just inside the file. */
@@ -17,10 +17,10 @@ function targetOf(test: TestCase): string | undefined {
 }
 
 export default class MatrixReporter implements Reporter {
-  private readonly byTarget = new Map<string, JsonReporter>();
+  private readonly byTarget = new Map<string, InstanceType<typeof JsonReporter>>();
 
   constructor() {
-    // As the kit's console does (suites/config.ts): these reports, and the matrices, read each test's status, so a failed
+    // As the kit's console does (config/index.ts): these reports, and the matrices, read each test's status, so a failed
     // test keeps the batch's worker.
     process.env[FAILURES_KEEP_WORKER] = '1';
   }

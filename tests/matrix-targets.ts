@@ -1,5 +1,5 @@
 import type { FullConfig, FullProject } from '@playwright/test/reporter';
-import type { KitWorkerOptions } from '../suites/config';
+import type { KitWorkerOptions } from '../config';
 
 /** What tests/suite-run.ts (runSuitesBatch) hands tests/matrix.config.ts: one entry per server, as JSON in the environment. */
 export interface MatrixTarget {

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import kit from '../playwright.config';
-import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../suites/config';
+import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../config';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const targets = JSON.parse(process.env[MATRIX_VARIABLE] ?? '[]') as MatrixTarget[];
@@ -31,7 +31,7 @@ export default defineConfig<{}, KitWorkerOptions>({
   // Without the selection reporter (suites/selection.ts): nothing is sent ahead, each target's tests send their own. With
   // it every mutant and variant gets the same verdict (the three matrix files: 230 passed), but the batches cost more,
   // each target's answers going through the run's folder instead of the worker's memory: 144.8 s and 277 CPU-s against
-  // 119.7 s and 229. Sending ahead is checked on single runs: tests/probes.test.ts, and every runSuites run.
+  // 119.7 s and 229. Sending ahead is checked on single runs: tests/sent-ahead.test.ts, and every runSuites run.
   reporter: [['json'], [path.join(__dirname, 'matrix-reporter.ts')]],
   webServer: undefined,
   // One worker runs every test in order either way. Fully parallel, each test is a group of its own, and the worker binds

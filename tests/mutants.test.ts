@@ -1,5 +1,5 @@
 /**
- * Proof that every check can fail (STYLE 7): the conformance suites run against the reference
+ * Proof that every check can fail: the conformance suites run against the reference
  * server and against every mutant of reference/mutants.ts (tests/suite-run.ts), and each run must
  * fail exactly the requirements (and report exactly the failing checks) that
  * reference/mutants.expected.yaml says. A finding one test attributes to another requirement
@@ -13,7 +13,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'nod
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { CHECKS_BY_FAMILY } from '../suites/checks';
-import { FAILURES_KEEP_WORKER } from '../suites/config';
+import { FAILURES_KEEP_WORKER } from '../config';
 import { MUTANTS } from '../reference/mutants';
 import { ApiError, defaultHooks, type ReferenceHooks } from '../reference/server';
 import { badRequest } from '../reference/behaviour-base';

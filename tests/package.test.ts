@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { expect, test } from './fixtures';
 import { cleanEnv, exec, readJson, ROOT, type Done } from './harness';
-import { EXIT, exitForVerdict } from '../bin/exit-codes.mjs';
+import { EXIT, exitForVerdict } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -79,12 +79,13 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     'LICENSE',
     '.env.example',
     'bin/agc.mjs',
-    'bin/exit-codes.mjs',
+    'common/exit-codes.mjs',
     'discover/main.ts',
     'discover/probe.ts',
+    'compare/main.ts',
     'playwright.config.ts',
     'suites/global-setup.ts',
-    'suites/config.ts',
+    'config/index.ts',
     'reporters/verdict.ts',
     'schemas/index.ts',
     'schemas/conformance-report.schema.json',

@@ -14,7 +14,7 @@ import { ApiError, defaultHooks } from '../reference/behaviour';
 import { visibleInTime, type CheckContext } from '../suites/checks';
 import { test, expect } from './fixtures';
 import { Api } from '../suites/api';
-import { KIT_WORKERS, loadConfig } from '../suites/config';
+import { KIT_WORKERS, loadConfig } from '../config';
 import { buildDataset } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/variants';

@@ -149,7 +149,7 @@ export interface RunOptions {
   profilePath?: string;
   /**
    * The console: the kit's (default), as `agc run` has it, under which a failed test keeps its worker (FAILURES_KEEP_WORKER,
-   * suites/config.ts); or Playwright's `list`, under which Playwright starts a new worker after every failed test.
+   * config/index.ts); or Playwright's `list`, under which Playwright starts a new worker after every failed test.
    */
   console?: 'kit' | 'list';
   /** More of the child's environment. */
@@ -175,7 +175,7 @@ export async function runSuites(
     const args = [
       CLI,
       'test',
-      `--reporter=./suites/selection.ts,json,./reporters/json.ts,${consoleReporter}`,
+      `--reporter=./suites/selection.ts,json,./tests/conformance-json.ts,${consoleReporter}`,
       `--workers=${RUN.workers}`,
       `--output=${path.join(work, 'output')}`,
     ];

@@ -1,5 +1,5 @@
 /**
- * Proof that no check over-reaches (STYLE 12): the conformance suites run against every variant of
+ * Proof that no check over-reaches: the conformance suites run against every variant of
  * reference/variants.ts, each the reference server plus one choice the spec leaves open, and each
  * run must fail nothing and leave no MUST unjudged. A failure here is an assumption of the kit that
  * the spec does not make.

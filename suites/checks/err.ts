@@ -1,11 +1,11 @@
 /** ERR: error bodies, error kinds and error statuses, as the spec's error table gives them. */
 import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
+import { errorKindNames } from '../../schemas/spec';
 import { fail, named, owned, pointerOf, show, OPERATIONS, type Check, type CheckContext, type Failure, type OperationId, type Step } from './kit';
 import { JSON_ANSWER, envelopeLikeSuccess, envelopePresent } from './env';
 
 /** The error kinds of the spec's error table (spec/openapi.yaml, x-error-kind), over every operation. */
-const errorKindsOf = (ctx: CheckContext): string[] => [...new Set(OPERATIONS.flatMap((operation) => Object.values(ctx.errorKinds(operation))))];
 
 export function statusIs(status: number): Check {
   return named(`statusIs(${status})`, (ex) => {
@@ -37,7 +37,7 @@ export function errorKindReadable(ex: Exchange, ctx: CheckContext): Failure | un
     const kind = readPointer(ex.response!.json, at);
     return at !== pointer && typeof kind === 'string' && kind !== '';
   };
-  const elsewhere = pointerOf(ex.response!.json, errorKindsOf(ctx)) ?? ERROR_CODE_POINTERS.find(ownKindAt);
+  const elsewhere = pointerOf(ex.response!.json, errorKindNames()) ?? ERROR_CODE_POINTERS.find(ownKindAt);
   const failure = fail(
     errorKindReadable,
     `HTTP ${ex.response!.status}, no error kind at ${pointer}: ${show(ex.response!.json ?? ex.response!.body.slice(0, 300))}`,

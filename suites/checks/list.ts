@@ -2,7 +2,7 @@
 import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
 import { NAME_MATCHES, nameMatchParts, type NameMatch } from '../../schemas/profile';
-import { fail, idsOf, items, named, objectItems, show, type Check, type Failure, type Item, type MultiCheck } from './kit';
+import { fail, idsOf, items, named, itemsOf, show, type Check, type Failure, type Item, type MultiCheck } from './kit';
 
 /** No more matches counted than groups asked for by Id: more means the Id filter let others in (LIST-04's). */
 export function totalAtMost(n: number): Check {
@@ -88,7 +88,7 @@ export function everyItem(description: string, predicate: (item: Item) => boolea
   });
 }
 
-/** For probes that must not widen a match (wildcards): a refusal, or items whose Name contains the query as written. */
+/** For queries that must not widen a match (wildcards): a refusal, or items whose Name contains the query as written. */
 export function literalNameMatch(query: string): Check {
   return named('literalNameMatch', (ex) => {
     const status = ex.response?.status ?? 0;
@@ -104,8 +104,8 @@ export function literalNameMatch(query: string): Check {
   });
 }
 
-/** The six probes of LIST-07: a leading part, an inner part and the whole Name, each as written and in upper case. */
-export interface NameProbes {
+/** The six queries of LIST-07: a leading part, an inner part and the whole Name, each as written and in upper case. */
+export interface NameQueries {
   whole: string;
   leading: string;
   inner: string;
@@ -115,14 +115,14 @@ export interface NameProbes {
 }
 
 /**
- * LIST-07: the answers to the probes, in the order of `probes`' keys, find the group `targetId` as the
+ * LIST-07: the answers to the queries, in the order of `queries`' keys, find the group `targetId` as the
  * profile's list.nameMatch says. Exactly one other setting that explains every answer is the target's
  * choice, not a mistake: a mismatch naming it.
  */
-export function nameMatch(targetId: string, probes: NameProbes): MultiCheck {
+export function nameMatch(targetId: string, queries: NameQueries): MultiCheck {
   return named('nameMatch', (exchanges, ctx): Failure | undefined => {
     const { profile } = ctx;
-    const keys = Object.keys(probes) as (keyof NameProbes)[];
+    const keys = Object.keys(queries) as (keyof NameQueries)[];
     const documented = `profile "${profile.name}": list.nameMatch ${profile.list.nameMatch}`;
     const refused = exchanges.find((ex) => ex.response?.status !== 200);
     if (refused)
@@ -132,8 +132,8 @@ export function nameMatch(targetId: string, probes: NameProbes): MultiCheck {
         documented,
         fix: 'accept a name filter',
       };
-    const found = Object.fromEntries(keys.map((key, i) => [key, objectItems(exchanges[i]).some((item) => item.Id === targetId)])) as Record<
-      keyof NameProbes,
+    const found = Object.fromEntries(keys.map((key, i) => [key, itemsOf(exchanges[i]).some((item) => item.Id === targetId)])) as Record<
+      keyof NameQueries,
       boolean
     >;
     // The one setting these answers fit, if any: what each mode and case would find.
@@ -143,11 +143,11 @@ export function nameMatch(targetId: string, probes: NameProbes): MultiCheck {
       return keys.every((key) => {
         const upper = key.endsWith('Upper');
         const base = key.replace('Upper', '') as 'whole' | 'leading' | 'inner';
-        return found[key] === (expect[base] && (!upper || caseInsensitive || probes[key] === probes[base]));
+        return found[key] === (expect[base] && (!upper || caseInsensitive || queries[key] === queries[base]));
       });
     });
     if (fits.includes(profile.list.nameMatch)) return undefined;
-    const received = keys.map((key) => `${JSON.stringify(probes[key])} ${found[key] ? 'finds' : 'does not find'} it`).join('; ');
+    const received = keys.map((key) => `${JSON.stringify(queries[key])} ${found[key] ? 'finds' : 'does not find'} it`).join('; ');
     const failure = {
       check: 'nameMatch',
       received,
@@ -168,7 +168,7 @@ export function nameMatch(targetId: string, probes: NameProbes): MultiCheck {
  */
 export function idFilterHoldsAll(seen: string[]): (ex: Exchange) => Failure | undefined {
   return named('idFilterHoldsAll', (ex) => {
-    const listed = new Set(objectItems(ex).map((item) => item.Id));
+    const listed = new Set(itemsOf(ex).map((item) => item.Id));
     const dropped = seen.filter((id) => !listed.has(id));
     if (ex.response?.status !== 200 || !dropped.length || [...listed].some((id) => !seen.includes(id as string))) return undefined;
     return fail(

@@ -2,7 +2,7 @@
 import type { Exchange } from '../../client/exchange';
 import { filterPointer, invalidPagingFor, readPointer } from '../../schemas/profile';
 import { parseJson } from '../../schemas/spec';
-import { fail, idsOf, items, named, objectItems, show, type Check, type CheckContext, type Failure, type MultiCheck } from './kit';
+import { fail, idsOf, items, named, itemsOf, show, type Check, type CheckContext, type Failure, type MultiCheck } from './kit';
 
 /**
  * PAGE-04: TotalCount counts every match. `atLeast`: the query is the user's whole list (pagesOf, not
@@ -38,7 +38,7 @@ export function countOfWholePage(ex: Exchange, ctx: CheckContext): Failure | und
   const size = readPointer(ex.response?.json, '/Result/PageSize');
   if (!ids || typeof total !== 'number' || typeof size !== 'number' || ids.length >= size) return undefined;
   if (readPointer(ex.response?.json, '/Result/PageNumber') !== list.pageNumber.minimum) return undefined;
-  const listed = objectItems(ex).map((item) => item.Id);
+  const listed = itemsOf(ex).map((item) => item.Id);
   if (listed.length !== ids.length || !ids.every((id) => listed.includes(id)) || total === ids.length) return undefined;
   return fail(
     countOfWholePage,
@@ -222,7 +222,7 @@ export function modelCount(pageNumber: number, pageSize: number): Check {
     const offset = (pageNumber - ctx.profile.list.pageNumber.minimum) * pageSize;
     if (offset >= t) return undefined;
     const expected = Math.max(0, Math.min(pageSize, t - offset));
-    const onPage = objectItems(ex).length;
+    const onPage = itemsOf(ex).length;
     if (onPage === expected) return undefined;
     return {
       check: 'modelCount',
@@ -239,7 +239,7 @@ export function modelCount(pageNumber: number, pageSize: number): Check {
  */
 export function firstPageHoldsMatches(pending: string[]): (ex: Exchange) => Failure | undefined {
   return named('firstPageHoldsMatches', (ex) => {
-    const listed = objectItems(ex);
+    const listed = itemsOf(ex);
     const total = readPointer(ex.response?.json, '/Result/TotalCount');
     const asked = pending.filter((id) => ex.request.body.includes(JSON.stringify(id))).length;
     if (!(typeof total === 'number' && total > listed.length && listed.length < asked)) return undefined;

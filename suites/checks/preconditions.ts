@@ -3,6 +3,7 @@
  * an error answer, a list answer the asking requirement can read, the filters a query relied on.
  * Nothing here is a check of its own (tests/mutants.test.ts collects checks from the family files).
  */
+import type { RequirementId } from '../../facts/requirement-ids';
 import type { Exchange } from '../../client/exchange';
 import { owned, type Owned, type Step } from './kit';
 import { envelopePresent, resultPresent, status200 } from './env';
@@ -43,10 +44,10 @@ export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned
 export const createAnswered = (ex: Exchange): Step[] => (ex.response?.status === 200 ? [owned('ENV-06', resultPresent)] : []);
 
 /** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
-export const listedBy = (owner: string): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
+export const listedBy = (owner: RequirementId): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
 
 /** A success as its owner's to give: the token accepted (AUTH-05's), then the 200 (the owner's). */
-export const succeeded = (owner: string): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];
+export const succeeded = (owner: RequirementId): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];
 
 /** The filters of a list query, in the kit's terms (suites/list-body.ts turns them into the profile's field names). */
 export interface FilterQuery {

@@ -1,5 +1,5 @@
 /**
- * The runner sends the selected tests' requests ahead (suites/probes.ts, suites/selection.ts): what must
+ * The runner sends the selected tests' requests ahead (suites/plans/, suites/selection.ts): what must
  * hold is that the target gets each of them once, the tests take those answers and send none of them
  * again, only the selected tests' requests are sent, and without the selection reporter every test sends
  * its own, as before.
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { defaultHooks } from '../reference/behaviour';
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { test, expect } from './fixtures';
-import { loadConfig } from '../suites/config';
-import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor, visibilityRound, type Probe } from '../suites/probes';
+import { loadConfig } from '../config';
+import { FIRST_READ_ONLY, SENT_AHEAD, sentAheadFor, visibilityRound, type PlannedRequest } from '../suites/plans';
 import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
 import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport, type ReportedTest } from './harness';
@@ -62,8 +62,8 @@ async function countedRun(
 /** The distinct requests of these tests' plans, as the runner claims them (one per request, whatever test asks it). */
 function plannedRequests(titles: string[], run: { dataset: Dataset; runId: string }, url: string): number {
   const config = loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: url, AG_RUN_ID: run.runId, AG_SEED: '7', AG_NUM_RUNS: '5' });
-  const probes = sentAheadFor(titles, { config, profile: loadProfile(), dataset: run.dataset });
-  return new Set(probes.map((p) => JSON.stringify([p.action, p.body, p.options]))).size;
+  const plannedRequests = sentAheadFor(titles, { config, profile: loadProfile(), dataset: run.dataset });
+  return new Set(plannedRequests.map((p) => JSON.stringify([p.action, p.body, p.options]))).size;
 }
 
 test('only the selected tests have their requests sent ahead, each once, and they send none of their own', async ({ startReference }) => {
@@ -110,16 +110,16 @@ test('a whole run on two workers: every test whose requests were sent ahead sent
     // VIS-02's first round is the plain read of a role's groups (CREATE-02's), sent after the phase; where the phase's last poll
     // was that very read (a channel's one group), the round is VIS-02's own, so that every group is read again three times.
     const profile = loadProfile();
-    const key = (p: Probe) => JSON.stringify([p.action, p.body, p.options.as ?? 'primary', p.options.round ?? 0]);
+    const key = (p: PlannedRequest) => JSON.stringify([p.action, p.body, p.options.as ?? 'primary', p.options.round ?? 0]);
     const plans = new Map(SENT_AHEAD);
     const ctx = { config: loadConfig({ ...referenceTokenEnv(), AG_BASE_URL: 'http://127.0.0.1:9', AG_RUN_ID: run.runId }), profile, dataset: run.dataset };
     const create02 = new Set(plans.get('CREATE-02 Every field sent to CreateAssetGroup comes back unchanged in the list item of that Id')!(ctx).map(key));
     const first = visibilityRound(profile, run.dataset, 1);
     expect(first.map(({ role }) => role)).toEqual(['primary', 'channelA', 'channelB']);
-    for (const { role, probe } of first) {
-      const polled = run.dataset.sharedPolls.includes(pollShared(role, probe.body));
+    for (const { role, planned } of first) {
+      const polled = run.dataset.sharedPolls.includes(pollShared(role, planned.body));
       expect(polled, `${role}: its plain read was a phase's poll`).toBe(role !== 'primary');
-      expect(create02.has(key(probe)), `${role}: VIS-02's first round is CREATE-02's read`).toBe(!polled);
+      expect(create02.has(key(planned)), `${role}: VIS-02's first round is CREATE-02's read`).toBe(!polled);
     }
   } finally {
     removeRunDir(run.runId);

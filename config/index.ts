@@ -63,6 +63,10 @@ export interface KitConfig {
   reportTargetBytes: number;
   /** Characters of one body, or one error text, kept as evidence (AG_EVIDENCE_BYTES). */
   evidenceBytes: number;
+  /** AG_STRICT_WAIVERS=1: a stale or expired waiver fails the run (reporters/waivers.ts). */
+  strictWaivers: boolean;
+  /** AG_HAR_ALL=1 (set by agc certify): exchanges.har holds every exchange of the run, not only the evidence. */
+  harAll: boolean;
   seed: number;
   numRuns: number;
   runId: string;
@@ -71,7 +75,7 @@ export interface KitConfig {
 }
 
 /** What the reporters need of the configuration: where to write, and what to compare and waive. */
-export type ReportSettings = Pick<KitConfig, 'reportDir' | 'waiversPath' | 'baselinePath' | 'reportTargetBytes' | 'evidenceBytes'>;
+export type ReportSettings = Pick<KitConfig, 'reportDir' | 'waiversPath' | 'baselinePath' | 'reportTargetBytes' | 'evidenceBytes' | 'strictWaivers' | 'harAll'>;
 
 /** The kit's configuration as a Playwright worker-scoped option (`use: { kitConfig }` in playwright.config.ts). */
 export interface KitWorkerOptions {
@@ -169,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
   };
 }
 
+/** A switch of the environment: 1 or true, as AG_KEEP_TEMP reads. */
+const isOn = (value: string | undefined) => value === '1' || value === 'true';
+
 /** The report settings alone; lenient, as the reporters always were: a value that is not a positive number falls back to the default. */
 export function loadReportSettings(env: NodeJS.ProcessEnv = process.env): ReportSettings {
   const raw = env.AG_REPORT_TARGET_BYTES;
@@ -178,6 +185,8 @@ export function loadReportSettings(env: NodeJS.ProcessEnv = process.env): Report
     baselinePath: env.AG_BASELINE || undefined,
     reportTargetBytes: raw && /^\d+$/.test(raw.trim()) && Number(raw) > 0 ? Number(raw) : 16 * 1024 * 1024,
     evidenceBytes: evidenceBytes(env),
+    strictWaivers: isOn(env.AG_STRICT_WAIVERS),
+    harAll: isOn(env.AG_HAR_ALL),
   };
 }
 

@@ -1,0 +1,73 @@
+/**
+ * The core types of judging, shared by the side that tests (suites/) and the side that records and
+ * reports (facts/, reporters/): they live here, in the protocol's own room, so that neither side
+ * reaches up into the other for them.
+ */
+import type { Exchange } from '../client/exchange';
+import type { Profile } from '../schemas/profile';
+import type { RequirementId } from './requirement-ids';
+
+/**
+ * Checks are small named pure functions over one captured exchange: they never send a request.
+ * A check's function name is its key in reports and docs. It answers undefined when the exchange
+ * satisfies it, or a Failure saying what was received, what the spec or profile documents, and
+ * how a server author fixes it.
+ *
+ * The checks live in one file per family (suites/checks/env.ts, …).
+ */
+export interface Failure {
+  check: string;
+  received: string;
+  documented: string;
+  fix: string;
+  /**
+   * Set when what was received shows the target follows another profile (a field name, the place
+   * of the error kind): the requirement is then not assessable rather than failed, and this says
+   * which profile setting probably fits.
+   */
+  profileMismatch?: string;
+  /**
+   * Ids of groups the check expected in a list and did not find. A group seen before and missing
+   * now may be lost (VIS-02) rather than filtered out: the suite reads it back by Id to tell which.
+   */
+  missing?: string[];
+}
+
+export interface CheckContext {
+  profile: Profile;
+  validate: (component: string, data: unknown) => { valid: boolean; errors: string[] };
+  /** The spec's error table for an operation: status -> error kind. */
+  errorKinds: (operationId: string) => Record<number, string>;
+  /** The run's valid requests the create-and-wait phase saw answered (p0's create, the preflight's list); [] before it ran. */
+  successes: Exchange[];
+}
+
+export type Check = (exchange: Exchange, context: CheckContext) => Failure | undefined;
+
+/** A check over several exchanges together (distinct Ids, pages that partition a result). */
+export type MultiCheck = (exchanges: Exchange[], context: CheckContext) => Failure | undefined;
+
+/**
+ * A check whose finding belongs to another requirement. A test applies it as a precondition of
+ * its own judgement: where it fails, the finding is that requirement's and the test is blocked by
+ * it, so one deviation is reported once, by the requirement that owns it.
+ */
+export interface Owned {
+  owner: RequirementId;
+  check: Check;
+}
+export const owned = (owner: RequirementId, check: Check): Owned => ({ owner, check });
+
+/** What a test applies to an exchange: its own checks, and preconditions owned by other requirements. */
+export type Step = Check | Owned;
+
+/**
+ * Applies a test's steps to an exchange, in order. A failing check of the test's own requirement
+ * fails the test with the received, documented and fix lines, its exchange attached as evidence.
+ * A failing precondition owned by another requirement is that requirement's finding: it is
+ * attached as such and the test is blocked by it. A check that shows the target follows another
+ * profile makes the test not assessable, naming the setting that would fit.
+ */
+export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
+/** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
+export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
