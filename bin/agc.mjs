@@ -197,6 +197,13 @@ const RUN_OPTIONS = {
   workers: { type: 'string', arg: 'N', help: 'parallel workers (default 3)' },
   grep: { type: 'string', arg: 'TEXT', help: 'only the requirements whose title matches, e.g. PAGE- (the verdict is then incomplete)' },
   'user-agent': { type: 'string', arg: 'TEXT', env: 'AG_USER_AGENT', help: 'the User-Agent of every request (default asset-group-conformance-kit/<version>)' },
+  'ca-file': {
+    type: 'string',
+    arg: 'FILE',
+    env: 'AG_CA_FILE',
+    path: true,
+    help: "a CA certificate (PEM) to trust besides Node's, for a target behind a private CA",
+  },
   'keep-temp': { type: 'boolean', env: 'AG_KEEP_TEMP', help: "keep the run's private temp folder (its dataset) for debugging; removed at the end otherwise" },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 };
@@ -231,6 +238,7 @@ const CERTIFY_OPTIONS = {
   'num-runs': RUN_OPTIONS['num-runs'],
   workers: RUN_OPTIONS.workers,
   'user-agent': RUN_OPTIONS['user-agent'],
+  'ca-file': RUN_OPTIONS['ca-file'],
   'keep-temp': RUN_OPTIONS['keep-temp'],
   help: RUN_OPTIONS.help,
 };
@@ -272,6 +280,7 @@ ${lines(CERTIFY_OPTIONS)}
 
 Tokens come from the environment or .env only, never from options:
   AG_TOKEN (required with --base-url), AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A, AG_TOKEN_CHANNEL_B
+Proxies as curl reads them: https_proxy/HTTPS_PROXY, http_proxy (lower case only), all_proxy, no_proxy/NO_PROXY
 
 ${EXIT_HELP}`;
 }

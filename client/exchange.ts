@@ -3,6 +3,7 @@ import https from 'node:https';
 import zlib from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { proxyAdvice, routeFor, tlsAdvice, tunnelRefused, type ProxyChoice } from './network';
 
 /**
  * One request and what came back, as the checks see it. Tokens never enter an Exchange: the
@@ -64,6 +65,8 @@ export interface SendOptions {
    * decide the answers of another's requests.
    */
   isolated?: boolean;
+  /** Where the proxy variables and AG_CA_FILE are read (client/network.ts): the process's environment unless given. */
+  networkEnv?: NodeJS.ProcessEnv;
 }
 
 const KIT_VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -89,8 +92,6 @@ function cookiesOf(setCookie: string[] | undefined): { pairs: string[]; shown: s
 export const SPEC_PATH = '/v1/media_assets/';
 /** Bodies beyond this are cut short so a target answering megabytes cannot exhaust the kit. */
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
-
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) };
 
 export function buildUrl(baseURL: string, path: string, action: string | null, version: string | null): string {
   const url = new URL(path.replace(/^\//, ''), baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
@@ -131,15 +132,24 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
   const started = performance.now();
   const parsed = new URL(url);
   const lib = parsed.protocol === 'https:' ? https : http;
-  const pooled = options.isolated ? false : parsed.protocol === 'https:' ? agents.https : agents.http;
-  return new Promise<Exchange>((resolve) => attempt(pooled, resolve));
+  return new Promise<Exchange>((resolve) => attempt(options.isolated ?? false, resolve));
 
-  function attempt(agent: http.Agent | false, resolve: (exchange: Exchange) => void): void {
+  function attempt(isolated: boolean, resolve: (exchange: Exchange) => void): void {
     const finish = (patch: Partial<Exchange>) => {
       Object.assign(exchange, patch, { durationMs: Math.round(performance.now() - started) });
       resolve(exchange);
     };
-    const req = lib.request(parsed, { method, headers: wireHeaders, agent, timeout: options.timeoutMs });
+    // Through the proxy the environment names (client/network.ts), trusting --ca-file's CA too where it is given.
+    const { agent, proxy, tls } = routeFor(parsed, isolated, options.networkEnv);
+    const req = lib.request(parsed, { method, headers: wireHeaders, agent, timeout: options.timeoutMs, ...tls });
+    // A proxy that refuses the tunnel answers the CONNECT itself: its answer is the proxy's, never the target's.
+    let refused = '';
+    req.on('proxyConnect', (connect: { statusCode?: number; statusText?: string }) => {
+      // http-proxy-agent says so too, with no status: it sends the request itself to the proxy, and there is no tunnel.
+      if (!proxy || parsed.protocol !== 'https:' || typeof connect?.statusCode !== 'number' || connect.statusCode === 200) return;
+      refused = tunnelRefused(proxy, parsed, connect.statusCode, connect.statusText ?? '');
+      req.destroy(new Error(refused));
+    });
     // The kit's own timeouts close the connection; what follows (a reset, an abort) is then the
     // kit's doing and is reported as the timeout it was, with its limit, never as the target's reset.
     let timedOut = '';
@@ -156,8 +166,8 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
       // A kept-alive connection the target had just closed as idle (its keep-alive timeout: Starman's is 1 s, gunicorn's 2 s)
       // resets the request sent on it before any answer: the request most likely never reached the application. Sent
       // again once, on a new connection, as browsers do (Node's http docs, request.reusedSocket); a reset there is the target's.
-      if (!timedOut && agent !== false && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return attempt(false, resolve);
-      finish({ networkError: timedOut || describeNetworkError(error) });
+      if (!timedOut && !isolated && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return attempt(true, resolve);
+      finish({ networkError: timedOut || refused || describeNetworkError(error, proxy, options.networkEnv) });
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -262,7 +272,9 @@ function inflateEither(bytes: Buffer, options: zlib.ZlibOptions): Buffer {
   }
 }
 
-function describeNetworkError(error: Error & { code?: string }): string {
+function describeNetworkError(error: Error & { code?: string }, proxy?: ProxyChoice, env?: NodeJS.ProcessEnv): string {
+  const advice = tlsAdvice(error.code, error.message, env) ?? (proxy && proxyAdvice(error.code, proxy));
+  if (advice) return advice;
   switch (error.code) {
     case 'ECONNREFUSED':
       return 'connection refused (is the target up?)';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import type { FullConfig } from '@playwright/test/reporter';
 import { evidenceBytes } from '../client/evidence';
+import { networkProblems } from '../client/network';
 
 // A .env beside the kit is read once, and never overrides what the environment already says.
 dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });
@@ -155,6 +156,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
   const runId = env.AG_RUN_ID || 'local';
   // The run id is part of every Name the kit creates; a long one would push them past the profile's bounds.
   if (!/^[a-z0-9-]{1,16}$/.test(runId)) throw new ConfigError(`AG_RUN_ID must be 1 to 16 characters of a-z, 0-9 and -, not ${JSON.stringify(runId)}`);
+  // A proxy variable that names no HTTP(S) proxy, or a --ca-file that holds no certificate, is said before any request.
+  const [network] = networkProblems(embedded ? undefined : baseURL, env);
+  if (network) throw new ConfigError(network);
   const seedRaw = env.AG_SEED ?? '';
   if (seedRaw !== '' && !/^-?\d+$/.test(seedRaw.trim())) throw new ConfigError(`AG_SEED must be a whole number, not ${JSON.stringify(seedRaw)}`);
   return {

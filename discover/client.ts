@@ -30,6 +30,8 @@ export class BudgetExhausted extends Error {}
 
 export interface Target {
   baseURL: string;
+  /** Where the proxy and --ca-file settings are read (client/network.ts); the process's environment when absent. */
+  env?: NodeJS.ProcessEnv;
   token: string;
   requestTimeoutMs: number;
   visibilityTimeoutMs: number;
@@ -116,6 +118,7 @@ export class ProbeSession {
       authorization: auth ? `Bearer ${this.target.token}` : null,
       authorizationShown: 'Bearer <AG_TOKEN>',
       timeoutMs: this.target.requestTimeoutMs,
+      networkEnv: this.target.env,
     });
     const what = `${action} ${this.show(body)}`;
     if (exchange.networkError || !exchange.response)

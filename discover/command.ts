@@ -20,6 +20,7 @@ import { loadProfile, ProfileError } from '../schemas/profile';
 import { BUDGET, Prober, TargetError, TokenError } from './probe';
 import { renderDraft } from './draft';
 import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
+import { neverProxy, routeNote } from '../client/network';
 
 const HELP = `Usage: agc profile discover --out FILE [options]
 
@@ -47,6 +48,8 @@ Options:
   --request-timeout MS        ms one request may take (default 15000) [AG_REQUEST_TIMEOUT_MS]
   --visibility-timeout MS     ms a created group may take to appear in lists (default 60000;
                               10000 embedded) [AG_VISIBILITY_TIMEOUT_MS]
+  --ca-file FILE              a CA certificate (PEM) to trust besides Node's, for a target
+                              behind a private CA [AG_CA_FILE]
   -h, --help                  show this help
 
 The token comes from AG_TOKEN in the environment or .env, never from an option; it is never
@@ -112,6 +115,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
         'base-url': { type: 'string' },
         'request-timeout': { type: 'string' },
         'visibility-timeout': { type: 'string' },
+        'ca-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -137,6 +141,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
     if (value === '') throw new UsageError(`--${option} needs a value`);
     if (value !== undefined) env[variable] = value;
   }
+  if (values['ca-file'] === '') throw new UsageError('--ca-file needs a value');
+  if (values['ca-file'] !== undefined) env.AG_CA_FILE = path.resolve(values['ca-file']);
   if (env.AG_PROFILE) {
     say(`AG_PROFILE is ignored: discovery starts from the reference profile (spec/profile.yaml)`);
     delete env.AG_PROFILE;
@@ -154,6 +160,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
     const { referenceUsers } = await import('../reference/config');
     const server = await startReferenceServer({ port: 0, users: referenceUsers(env) });
     baseURL = server.url;
+    neverProxy(baseURL);
     close = () => server.close();
     say(`no AG_BASE_URL: discovering the embedded reference server at ${baseURL} (a demonstration; set AG_BASE_URL and AG_TOKEN for your target)`);
   }
@@ -163,8 +170,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
   say(
     `discovering the profile of ${baseURL} (run ${config.runId}; at most ${BUDGET.requests} requests and ${BUDGET.creates} groups created, Names starting with ${config.namePrefix})`,
   );
+  const route = routeNote(baseURL, env);
+  if (route) say(route);
   const prober = new Prober(
-    { baseURL, token, requestTimeoutMs: config.requestTimeoutMs, visibilityTimeoutMs: config.visibilityTimeoutMs, runId: config.runId },
+    { baseURL, env, token, requestTimeoutMs: config.requestTimeoutMs, visibilityTimeoutMs: config.visibilityTimeoutMs, runId: config.runId },
     reference,
     (line) => say(`  ${line.length > 240 ? `${line.slice(0, 240)}…` : line}`),
   );

@@ -16,6 +16,7 @@ import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client
 import { clearExchangeLog, exchangeLogDir } from '../client/exchange-log';
 import { oneLine } from '../client/safe-text';
 import { redactText, secretPattern, secretsOf } from '../client/redact';
+import { routeNote } from '../client/network';
 
 /**
  * One request before anything else. A target that is down, hangs, or answers something that is
@@ -131,6 +132,9 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   };
   if (!config.baseURL) return teardown; // the kit fixture reports the missing target in every test
   const target = { ...config, baseURL: config.baseURL };
+  // Said once, by the runner: which proxy the run goes through, and whether it can read the tokens.
+  const route = routeNote(config.baseURL);
+  if (route) console.log(`agc: ${oneLine(route, 400)}`);
   const { problem, exchange } = await firstList(target);
   if (problem) {
     teardown();

@@ -213,6 +213,7 @@ test('agc --help lists every option of run and merge, and the exit codes', async
     '--workers',
     '--grep',
     '--strict-waivers',
+    '--ca-file',
   ])
     expect(run.stdout).toContain(option);
   for (const [code, meaning] of EXIT_LINES) expect(run.stdout).toContain(`  ${code}  ${meaning}`);

@@ -23,7 +23,9 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   for (const [key, value] of Object.entries(process.env)) {
     // A CI job's step summary is the job's own: the kit runs its tests start must not append to it.
     const notForChildren = ['TEST_WORKER_INDEX', 'TEST_PARALLEL_INDEX', 'GITHUB_STEP_SUMMARY'];
-    if (!key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && !notForChildren.includes(key)) env[key] = value;
+    // Nor a developer's or CI's proxy: the self-test's targets are on 127.0.0.1, which curl's rules would send through it.
+    const proxy = /^(https?|all|no)_proxy$/i.test(key);
+    if (!key.startsWith('AG_') && !key.startsWith('PLAYWRIGHT_') && !notForChildren.includes(key) && !proxy) env[key] = value;
   }
   return env;
 }

@@ -40,7 +40,8 @@ test('package.json says what a published package must: Apache-2.0, not private, 
   expect(pkg.name).toBe('asset-group-conformance-kit');
   expect(pkg.private).toBeUndefined();
   expect(pkg.license).toBe('Apache-2.0');
-  expect(pkg.engines).toEqual({ node: '>=20' });
+  // 20.19: https-proxy-agent and http-proxy-agent are ES modules, which the kit's CommonJS loads through require(esm).
+  expect(pkg.engines).toEqual({ node: '>=20.19' });
   expect(pkg.bin).toEqual({ agc: 'bin/agc.mjs' });
   expect(readFileSync(path.join(ROOT, 'bin', 'agc.mjs'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   expect(typeof pkg.description).toBe('string');
