@@ -6,7 +6,7 @@
  * as the reference server does. The check registry (replay/checks.ts) is tested on its own.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -137,6 +137,35 @@ test('sent several times, a failure that repeats only sometimes is flaky, with e
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+});
+
+test('agc replay: a usage error is one line and exit 3; --help prints the outcomes and the exit codes', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agc-replay-usage-'));
+  const embedded = path.join(dir, 'conformance.json');
+  writeFileSync(
+    embedded,
+    JSON.stringify({ target: { baseURL: 'http://127.0.0.1:1', embedded: true }, profile: { name: 'reference', path: null }, requirements: [] }),
+  );
+  const cases = [
+    [],
+    ['--bogus', dir],
+    [path.join(dir, 'missing.json')],
+    [dir],
+    [dir, '--base-url', 'ftp://x'],
+    [dir, '--base-url', 'http://127.0.0.1:1', '--repeat', '11'],
+  ];
+  const runs = await Promise.all(cases.map((args) => runAgc(['replay', ...args], {}, { timeoutMs: 60_000 })));
+  for (const [i, run] of runs.entries()) {
+    expect(run.status, `agc replay ${cases[i].join(' ')}: ${run.stdout}${run.stderr}`).toBe(3);
+    expect(run.stderr.trim().split('\n'), 'one line').toHaveLength(1);
+    expect(run.stderr).toMatch(/^agc replay: /);
+  }
+  expect(runs[3].stderr).toContain('--base-url');
+  const help = await runAgc(['replay', '--help'], {});
+  expect(help.status).toBe(0);
+  for (const outcome of ['still failing', 'flaky', 'fixed', 'not reproducible', 'no answer', 'not re-judgeable', '--requirement', '--repeat', '--json'])
+    expect(help.stdout).toContain(outcome);
+  expect(help.stdout).toContain('Exit status (the same for every agc command)');
 });
 
 const bash = (command: string, env: Record<string, string>) =>
