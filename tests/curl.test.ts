@@ -12,7 +12,11 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { authorizationValue, curlOf, rebased, type CurlRequest } from '../client/curl';
-import { evidenceJson } from '../client/evidence';
+import { evidenceJson, evidenceOf } from '../client/evidence';
+import type { Exchange } from '../client/exchange';
+import { exchangeLogDir, logExchange } from '../client/exchange-log';
+import { writeFullHar } from '../reporters/har-all';
+import { summarize } from '../reporters/verdict';
 import { flipCase } from '../client/redact';
 import { ANNOTATION, ATTACHMENT } from '../facts/record';
 import ConformanceOutputs from '../reporters/conformance';
@@ -236,4 +240,34 @@ test("conformance.json carries the curl line; an embedded run's names AG_BASE_UR
   const cut = await reported({ failure, exchange: { ...exchange, request: { ...exchange.request, body: long } } }, base, false);
   expect(cut.curl).toBeUndefined();
   expect(cut.curlNote).toContain('longer than');
+});
+
+test("a certification's full HAR still marks the evidence whose curl line an embedded run rewrote", () => {
+  const dir = exchangeLogDir(mkdtempSync(path.join(os.tmpdir(), 'agc-curl-har-')), 'run1');
+  const r = request('{}');
+  const sent: Exchange = {
+    request: { ...r, action: 'ListAssetGroups', version: '2024-01-01' },
+    response: { status: 500, headers: {}, body: '{}' },
+    durationMs: 1,
+  };
+  logExchange(dir, sent, { limit: 1000, capBytes: 100_000, tokens: [TOKEN] });
+  const held = evidenceOf(sent, 1000) as { curl: string; request: { url: string } };
+  const exchange = { ...held, curl: rebased(held.curl, held.request.url, base) };
+  expect(exchange.curl).not.toBe(held.curl);
+  const failure = { check: 'noServerError', received: 'HTTP 500', documented: 'd', fix: 'f', exchange };
+  const outcome = {
+    requirement: 'INPUT-07',
+    title: 'INPUT-07 t',
+    file: 'x.ts',
+    status: 'failed' as const,
+    durationMs: 1,
+    checks: ['noServerError'],
+    failures: [failure],
+  };
+  const facts = { lagsMs: [], neverVisible: 0, retries: { 429: 0, 503: 0 }, startedAt: '', finishedAt: '', runErrors: [], runId: 'run1' };
+  const file = path.join(path.dirname(dir), 'exchanges.har');
+  writeFullHar(file, summarize([outcome], facts), dir, 1_000_000);
+  const entries = JSON.parse(readFileSync(file, 'utf8')).log.entries as { _evidenceOf: { requirement: string }[] }[];
+  expect(entries).toHaveLength(1);
+  expect(entries[0]._evidenceOf.map((e) => e.requirement)).toEqual(['INPUT-07']);
 });
