@@ -9,7 +9,7 @@
  * its probes as in the egg-drop puzzle, so that it never needs more; with one to spare it walks
  * down from the top, where every probe but the last is refused.
  */
-import type { ProbeSession } from './client';
+import type { DiscoverSession } from './client';
 
 /** Bounds implementers commonly pick, tried first when an error message names none. */
 export const COMMON_BOUNDS = [
@@ -58,7 +58,7 @@ function pick(n: number, k: number): number {
  * may afford. `outcomes` collects the evidence, one line per probe.
  */
 export async function bound(
-  session: ProbeSession,
+  session: DiscoverSession,
   lo: number,
   big: number,
   probe: (value: number) => Promise<Outcome>,

@@ -1,5 +1,5 @@
 /**
- * The budgeted client of `agc profile discover` (see probe.ts for its ground rules): every
+ * The budgeted client of `agc profile discover` (see discovery.ts for its ground rules): every
  * request it sends counts against BUDGET, every answer that is not this API ends the discovery
  * with a TargetError, and every setting it settles is recorded as a Decision with its evidence.
  * The probing steps (error-shape.ts, create.ts, list.ts, paging.ts) ask through it; it sends
@@ -83,7 +83,7 @@ export function idsOf(answer: Answer): string[] {
 }
 
 /** One discovery's budgeted requests and the decisions taken so far; the probing steps share it. */
-export class ProbeSession {
+export class DiscoverSession {
   requests = 0;
   createRequests = 0;
   readonly created: Group[] = [];

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, prepareRunEnvironment } from '../config';
 import { loadProfile, ProfileError } from '../schemas/profile';
-import { BUDGET, Prober, TargetError, TokenError } from './probe';
+import { BUDGET, Discoverer, TargetError, TokenError } from './discovery';
 import { renderDraft } from './draft';
 import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 import { neverProxy, routeNote } from '../client/network';
@@ -172,15 +172,15 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
   );
   const route = routeNote(baseURL, env);
   if (route) say(route);
-  const prober = new Prober(
+  const discoverer = new Discoverer(
     { baseURL, env, token, requestTimeoutMs: config.requestTimeoutMs, visibilityTimeoutMs: config.visibilityTimeoutMs, runId: config.runId },
     reference,
     (line) => say(`  ${line.length > 240 ? `${line.slice(0, 240)}…` : line}`),
   );
   const shown = path.relative(process.cwd(), out).startsWith('..') ? out : path.relative(process.cwd(), out) || out;
-  const used = () => `${prober.requests} requests of ${BUDGET.requests}, ${prober.created.length} groups created of ${BUDGET.creates}`;
+  const used = () => `${discoverer.requests} requests of ${BUDGET.requests}, ${discoverer.created.length} groups created of ${BUDGET.creates}`;
   try {
-    const discovery = await prober.run();
+    const discovery = await discoverer.run();
     const { text } = renderDraft(discovery, reference, { name, target: baseURL, date: new Date().toISOString(), file: shown });
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, redact(text));

@@ -1,5 +1,5 @@
 /** `agc profile discover`: the run's groups, and the fields a create requires. */
-import { TargetError, TokenError, type ProbeSession } from './client';
+import { TargetError, TokenError, type DiscoverSession } from './client';
 
 export const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'] as const;
 
@@ -9,7 +9,7 @@ export const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'Proj
  * bounds come last (lengths.ts), with what the create budget has left.
  * Returns the fields every create must carry besides Name, with the values sent.
  */
-export async function createRunGroups(session: ProbeSession): Promise<Record<string, string>> {
+export async function createRunGroups(session: DiscoverSession): Promise<Record<string, string>> {
   const filler: Record<string, string> = {
     Title: 'agc profile discover',
     Description: 'Created by agc profile discover',

@@ -6,8 +6,8 @@
  */
 import YAML from 'yaml';
 import { readPointer, type Profile } from '../schemas/profile';
-import { BUDGET, type Decision, type Discovery } from './probe';
-import { ISO8601_UTC_PATTERN } from './list';
+import { BUDGET, type Decision, type Discovery } from './discovery';
+import { ISO8601_UTC_PATTERN } from './items';
 import { errorKindNames, pointerParts } from '../schemas/spec';
 
 const ERROR_KINDS = errorKindNames();

@@ -1,6 +1,6 @@
 /** `agc profile discover`: where the target's error bodies carry the error kind and its message. */
 import { readPointer } from '../schemas/profile';
-import { isObject, type Answer, type ProbeSession } from './client';
+import { isObject, type Answer, type DiscoverSession } from './client';
 
 /** Every JSON pointer in `data` whose value is the string `wanted`. */
 export function pointersTo(data: unknown, wanted: string, at = ''): string[] {
@@ -11,7 +11,7 @@ export function pointersTo(data: unknown, wanted: string, at = ''): string[] {
 }
 
 /** Where the error kind sits: TokenAuthError is searched for anywhere in the body of a 401. */
-export async function errorPart(session: ProbeSession): Promise<void> {
+export async function errorPart(session: DiscoverSession): Promise<void> {
   const body = {};
   const answer = await session.call('ListAssetGroups', body, false);
   const seen = `ListAssetGroups ${session.show(body)} without Authorization -> HTTP ${answer.status}`;
@@ -62,7 +62,7 @@ export async function errorPart(session: ProbeSession): Promise<void> {
 }
 
 /** A second look at the error pointer, on a 400 of the list. */
-export function confirmErrorKind(session: ProbeSession, answer: Answer, kind: string, seen: string): void {
+export function confirmErrorKind(session: DiscoverSession, answer: Answer, kind: string, seen: string): void {
   const decision = session.decisions.get('error.codePointer');
   if (!decision?.determined || session.errorKindConfirmed) return;
   session.errorKindConfirmed = true;

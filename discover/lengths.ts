@@ -5,7 +5,7 @@
  * creates nothing. Each bound reported is backed by an accepted create at the bound and a refused
  * one just above it, so one create is kept back for every bound still to find.
  */
-import { TargetError, type Answer, type ProbeSession } from './client';
+import { TargetError, type Answer, type DiscoverSession } from './client';
 import { bound, type Outcome } from './bound';
 
 /** A character outside the BMP (U+1F600: 1 code point, 2 UTF-16 code units, 4 UTF-8 bytes) and one inside it (U+00E9: 1, 1, 2). */
@@ -13,7 +13,7 @@ const ASTRAL = '\u{1F600}';
 const LATIN = '\u00E9';
 
 /** The bounds of Name and Description, then whether Name is required, then the bounds' unit. */
-export async function lengthBounds(session: ProbeSession, required: Record<string, string>): Promise<void> {
+export async function lengthBounds(session: DiscoverSession, required: Record<string, string>): Promise<void> {
   const first = session.created[0];
   const name = await lengthBound(session, 'Name', [...first.name].length, 2048, 1, (length) => ({
     ...required,
@@ -33,7 +33,7 @@ export async function lengthBounds(session: ProbeSession, required: Record<strin
 
 /** The largest length a create accepts for one field, keeping `reserve` creates for later bounds. */
 async function lengthBound(
-  session: ProbeSession,
+  session: DiscoverSession,
   field: 'Name' | 'Description',
   accepted: number,
   big: number,
@@ -71,7 +71,7 @@ function outcome(answer: Answer, what: string, seen: string): Outcome {
  * a Name of `max` code points ending in é (as long in UTF-16, one byte longer in UTF-8) tells
  * UTF-16 (accepted) from bytes (refused). Written only when the answers settle it.
  */
-async function lengthUnit(session: ProbeSession, required: Record<string, string>, max: number): Promise<void> {
+async function lengthUnit(session: DiscoverSession, required: Record<string, string>, max: number): Promise<void> {
   const setting = 'create.lengthUnit';
   const base = session.name('u');
   if (max <= base.length) return session.keep(setting, `create.maxLength.Name is ${max}: too short for a Name of the run with a character to spare`);
@@ -108,7 +108,7 @@ async function lengthUnit(session: ProbeSession, required: Record<string, string
  * the create carries a Description already shown too long, so it is refused whatever the target
  * thinks of Name; whether the refusal names Name tells which.
  */
-async function nameRequired(session: ProbeSession, required: Record<string, string>, longest: number | undefined): Promise<void> {
+async function nameRequired(session: DiscoverSession, required: Record<string, string>, longest: number | undefined): Promise<void> {
   const decision = session.decisions.get('create.requiredFields');
   const fields = (decision?.value as string[] | undefined) ?? [];
   if (!decision?.determined || !fields.includes('Name')) return;

@@ -1,7 +1,7 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
 import { backOff } from '../client/backoff';
 import { FIELD_NAME_CANDIDATES as CANDIDATES, nameMatchParts, withFilters, type NameMatch } from '../schemas/profile';
-import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type Group, type ProbeSession } from './client';
+import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type DiscoverSession } from './client';
 
 /** The Id filter once found: every later list request is limited to the run's own groups through it. */
 export interface Scope {
@@ -41,7 +41,7 @@ export function scoped(scope: Scope, extra: Record<string, unknown> = {}, filter
 }
 
 /** Which Id-filter name (and filter object) restricts a list to the given Ids; also waits until the run's groups are visible. */
-export async function idFilter(session: ProbeSession): Promise<Scope | undefined> {
+export async function idFilter(session: DiscoverSession): Promise<Scope | undefined> {
   const last = session.created[session.created.length - 1];
   const all = session.created.map((g) => g.id);
   const deadline = Date.now() + session.target.visibilityTimeoutMs;
@@ -111,7 +111,7 @@ interface OneIdFound {
 }
 
 /** The scope of an Id filter that takes one Id: decided, and said in the draft's notes. */
-function oneIdScope(session: ProbeSession, one: OneIdFound, all: string[], eliminated: string[]): Scope {
+function oneIdScope(session: DiscoverSession, one: OneIdFound, all: string[], eliminated: string[]): Scope {
   // The other filters sit where this one does (the same filter object, or the top level).
   session.decide('list.filterField', one.wrapper, one.seen);
   session.decide('list.filters.groupIds', one.name, one.seen);
@@ -136,7 +136,7 @@ function oneIdScope(session: ProbeSession, one: OneIdFound, all: string[], elimi
  * a framework binding a string field makes of the filter)? Polled like the list forms: an empty list
  * may be a filter that works on a group not visible yet, a list of others one that is ignored.
  */
-async function oneIdFilter(session: ProbeSession, id: string, deadline: number, wrapper: string): Promise<OneIdFound | undefined> {
+async function oneIdFilter(session: DiscoverSession, id: string, deadline: number, wrapper: string): Promise<OneIdFound | undefined> {
   const waitsMs = backOff(200, 3000);
   let wait = waitsMs.next().value;
   for (let round = 0; round < 12; round++) {
@@ -165,7 +165,7 @@ async function oneIdFilter(session: ProbeSession, id: string, deadline: number, 
 
 /** All the run's groups, and only they, under the Id filter; polled while some are not visible yet. */
 async function confirmScope(
-  session: ProbeSession,
+  session: DiscoverSession,
   wrapper: string,
   ids: string,
   all: string[],
@@ -200,145 +200,13 @@ async function confirmScope(
   return undefined;
 }
 
-/** The Name filter's field and how it matches, over two of the run's groups. */
-export async function nameFilter(session: ProbeSession, scope: Scope): Promise<void> {
-  // The groups the Id filter was found with (not those the length bounds create later).
-  const groups = session.created.filter((g) => scope.all.includes(g.id));
-  const [a, other] = [groups[0], groups.find((g, i) => i > 0 && g.name.length < 60) ?? groups[1]];
-  const pair = [a.id, other.id];
-  let field: string | undefined;
-  const eliminated: string[] = [];
-  for (const candidate of CANDIDATES.name) {
-    // One Id at a time: the other group's Id with this Name must find nothing (an ignored field finds it) before the group's own counts.
-    if (scope.oneId) {
-      const body = scoped(scope, {}, { [candidate]: a.name }, [other.id]);
-      const answer = await session.list(body);
-      if (!(answer.status === 200 && idsOf(answer).length === 0)) {
-        eliminated.push(`${candidate}: ${session.summary(answer)}`);
-        continue;
-      }
-      const seen = session.evidence('ListAssetGroups', body, answer);
-      const ownBody = scoped(scope, {}, { [candidate]: a.name }, [a.id]);
-      const own = await session.list(ownBody);
-      const ownSeen = session.evidence('ListAssetGroups', ownBody, own);
-      const got = idsOf(own);
-      if (own.status === 200 && got.length === 1 && got[0] === a.id) {
-        session.decide('list.filters.name', candidate, `${seen}: not the other group`, `${ownSeen}: the group of that Name`);
-        field = candidate;
-        projectNameDefault(session, a, itemsOf(own)[0], ownSeen);
-        break;
-      }
-      eliminated.push(`${candidate}: ${session.summary(own)}`);
-      continue;
-    }
-    const body = scoped(scope, {}, { [candidate]: a.name }, pair);
-    const answer = await session.list(body);
-    const seen = session.evidence('ListAssetGroups', body, answer);
-    const got = idsOf(answer);
-    if (answer.status === 200 && got.length === 1 && got[0] === a.id) {
-      session.decide('list.filters.name', candidate, `${seen}: only the group of that Name, of two`);
-      field = candidate;
-      const item = itemsOf(answer)[0];
-      projectNameDefault(session, a, item, seen);
-      break;
-    }
-    eliminated.push(`${candidate}: ${session.summary(answer)}`);
-  }
-  if (!field) {
-    session.keep('list.filters.name', `a full Name did not narrow two of the run's groups to one under any name tried: ${eliminated.join('; ')}`);
-    session.keep('list.nameMatch', 'the Name filter is not known');
-    return;
-  }
-  await nameMatch(session, scope, field, a, pair);
-}
-
-/**
- * How the Name filter matches (list.nameMatch, six values), over two of the run's groups whose
- * Names share a leading part (the run prefix and `Disc-`, in mixed case) and differ after it. An
- * inner part of both (neither at their start nor their end) tells substring from the rest; a
- * leading part tells prefix from exact; the same upper-cased tells whether case is ignored.
- */
-async function nameMatch(session: ProbeSession, scope: Scope, field: string, a: Group, pair: string[]): Promise<void> {
-  const setting = 'list.nameMatch';
-  const seen: string[] = [];
-  const ask = async (query: string, what: string): Promise<number | undefined> => {
-    // Under a filter of one Id, each group of the pair is asked for alone and the matches added up.
-    const asked = scope.oneId ? pair.map((id) => [id]) : [pair];
-    let count = 0;
-    const shown: string[] = [];
-    for (const ids of asked) {
-      const body = scoped(scope, {}, { [field]: query }, ids);
-      const answer = await session.list(body);
-      shown.push(session.evidence('ListAssetGroups', body, answer));
-      if (answer.status !== 200) {
-        seen.push(`${shown.join(', ')}: refused`);
-        return undefined;
-      }
-      count += idsOf(answer).length;
-    }
-    seen.push(`${shown.join(', ')}: ${what} matches ${count === 2 ? 'both' : count === 0 ? 'neither' : count === 1 ? 'one' : count}`);
-    return count;
-  };
-  const leading = `${session.namePrefix}${NAME_INFIX}`;
-  const inner = leading.slice(1, -1);
-  const caseOf = async (mode: 'exact' | 'substring' | 'prefix', query: string, what: string, expected: number): Promise<void> => {
-    const count = await ask(query.toUpperCase(), `${what}, upper-cased,`);
-    if (count === expected) return session.decide(setting, `case-insensitive-${mode}`, ...seen);
-    if (count === 0) return session.decide(setting, mode, ...seen);
-    session.keep(setting, ...seen, 'the upper-cased form matched neither as many groups as the same in its own case nor none');
-  };
-  const byInner = await ask(inner, 'a part of both Names, inside them,');
-  if (byInner === 2) return caseOf('substring', inner, 'the same part', 2);
-  if (byInner !== 0) return session.keep(setting, ...seen, 'neither both groups nor none');
-  const byLeading = await ask(leading, 'the leading part both Names share');
-  if (byLeading === 2) return caseOf('prefix', leading, 'the same leading part', 2);
-  if (byLeading !== 0) return session.keep(setting, ...seen, 'neither both groups nor none');
-  // Neither a part inside nor a leading part: the whole Name (which found the filter) only.
-  return caseOf('exact', a.name, 'the full Name of one', 1);
-}
-
-/**
- * The timestamp format, from the run's own groups as listed (no request of its own): RFC 3339
- * with Z throughout is rfc3339-utc; any ISO 8601 form of UTC (+00:00, +0000) is iso8601-utc.
- */
-export function timestampFormat(session: ProbeSession, scope: Scope): void {
-  const setting = 'timestamps.format';
-  const values = scope.items.flatMap((item) => [item.CreateTime, item.UpdateTime]);
-  const sample = `CreateTime and UpdateTime of the run's ${scope.items.length} groups as listed under the Id filter (e.g. ${JSON.stringify(values[0])})`;
-  if (!values.length || values.some((v) => typeof v !== 'string')) return session.keep(setting, `${sample}: not all strings`);
-  const strings = values as string[];
-  if (strings.every((v) => RFC3339_Z.test(v))) return session.decide(setting, 'rfc3339-utc', `${sample}: all RFC 3339 with Z`);
-  const other = strings.find((v) => !RFC3339_Z.test(v));
-  if (strings.every((v) => ISO8601_UTC.test(v)))
-    return session.decide(setting, 'iso8601-utc', `${sample}: all ISO 8601 in UTC, ${JSON.stringify(other)} with an offset of zero rather than Z`);
-  session.keep(setting, `${sample}: ${JSON.stringify(other)} is not an ISO 8601 UTC timestamp the profile knows`);
-}
-
-const RFC3339_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-/** The pattern the draft's ProfileTimestamp carries under iso8601-utc. */
-export const ISO8601_UTC_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]00(:?00)?)$';
-const ISO8601_UTC = new RegExp(ISO8601_UTC_PATTERN);
-
-/** The default ProjectName, from the list item of the first group when it was created without one. */
-function projectNameDefault(session: ProbeSession, first: Group, item: Record<string, unknown> | undefined, seen: string): void {
-  if ('ProjectName' in first.sent) return session.keep('create.defaults.ProjectName', 'every create had to carry a ProjectName, so no default could be seen');
-  const value = item?.ProjectName;
-  if (typeof value === 'string')
-    session.decide(
-      'create.defaults.ProjectName',
-      value,
-      `CreateAssetGroup without ProjectName (${session.show(first.id)}), then ${seen}: its ProjectName is ${JSON.stringify(value)}`,
-    );
-  else session.keep('create.defaults.ProjectName', `${seen}: the item has no string ProjectName`);
-}
-
 /**
  * A filter on a value (group type, asset space): a value no group has empties the answer when the
  * name is known. A 400 is ambiguous (an unknown name, or a known name refusing the value), so a
  * value the run's groups do have settles it.
  */
 export async function valueFilter(
-  session: ProbeSession,
+  session: DiscoverSession,
   scope: Scope,
   key: 'groupType' | 'assetSpaceId',
   candidates: readonly string[],
@@ -379,7 +247,7 @@ export async function valueFilter(
  * (`agc-<run>-Disc-g`), checked once to list exactly them (`byName`). undefined where how the Name filter
  * matches is not known, or that list held other groups.
  */
-export async function oneIdPagingScope(session: ProbeSession, scope: Scope): Promise<Scope | undefined> {
+export async function oneIdPagingScope(session: DiscoverSession, scope: Scope): Promise<Scope | undefined> {
   const field = session.decisions.get('list.filters.name');
   const match = session.decisions.get('list.nameMatch');
   if (!field?.determined || !match?.determined) return undefined;

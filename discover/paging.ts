@@ -1,6 +1,6 @@
 /** `agc profile discover`: the paging defaults, the page-number and page-size fields, and their bounds. */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { TargetError, idsOf, itemsOf, resultOf, type ProbeSession } from './client';
+import { TargetError, idsOf, itemsOf, resultOf, type DiscoverSession } from './client';
 import { bound, type Outcome } from './bound';
 import { confirmErrorKind } from './error-shape';
 import { scoped, type Scope } from './list';
@@ -9,7 +9,7 @@ import { scoped, type Scope } from './list';
  * Paging defaults: what the answer that confirmed the Id filter (the run's groups, no paging field
  * sent) says it used. No request of its own, and nothing read but the run's groups.
  */
-export function pagingDefaults(session: ProbeSession, scope: Scope | undefined): { pageNumber: number; pageSize: number } {
+export function pagingDefaults(session: DiscoverSession, scope: Scope | undefined): { pageNumber: number; pageSize: number } {
   const fallback = { pageNumber: session.value<number>('list.pageNumber.default'), pageSize: session.value<number>('list.pageSize.default') };
   if (!scope) {
     session.keep('list.pageNumber.default', "the Id filter is not known, so no list of the run's own groups could show it");
@@ -40,7 +40,7 @@ export function pagingDefaults(session: ProbeSession, scope: Scope | undefined):
 
 /** The page-size field: a size of 1 (2 when the default is 1) over the run's groups returns that many and echoes it. */
 export async function pageSizeField(
-  session: ProbeSession,
+  session: DiscoverSession,
   scope: Scope,
   defaults: { pageSize: number },
 ): Promise<{ field: string; firstId: string } | undefined> {
@@ -65,7 +65,7 @@ export async function pageSizeField(
 
 /** The page-number field: page 2 of size 1 echoes 2 and holds another group than page 1. */
 export async function pageNumberField(
-  session: ProbeSession,
+  session: DiscoverSession,
   scope: Scope,
   sized: { field: string; firstId: string },
   defaults: { pageNumber: number },
@@ -89,7 +89,7 @@ export async function pageNumberField(
 }
 
 /** The smallest page number and size: one below the default page and a size of 0 should be refused. */
-export async function pagingMinimums(session: ProbeSession, scope: Scope): Promise<void> {
+export async function pagingMinimums(session: DiscoverSession, scope: Scope): Promise<void> {
   for (const [setting, below, minimum] of [
     ['list.pageNumber', session.value<number>('list.pageNumber.default') - 1, session.value<number>('list.pageNumber.default')],
     ['list.pageSize', 0, 1],
@@ -126,7 +126,7 @@ export async function pagingMinimums(session: ProbeSession, scope: Scope): Promi
  * A fractional page number: refused, or served as a valid page the answer states. Asked apart from a
  * value below the minimum, since stacks differ there: Jackson reads 1.5 as 1 where @Min(1) refuses 0.
  */
-async function fractionalPaging(session: ProbeSession, scope: Scope): Promise<void> {
+async function fractionalPaging(session: DiscoverSession, scope: Scope): Promise<void> {
   const setting = 'list.fractionalPaging';
   if (!session.decisions.get('list.pageNumber.field')?.determined) return session.keep(setting, 'list.pageNumber.field is not known');
   const value = session.value<number>('list.pageNumber.default') + 0.5;
@@ -146,7 +146,7 @@ async function fractionalPaging(session: ProbeSession, scope: Scope): Promise<vo
  * (clamp), and names the bound as a refusal's message would. The answer just above the bound found
  * settles list.pageSize.aboveMaximum: 400 refuse, 200 with Result.PageSize = the bound clamp.
  */
-export async function largestPage(session: ProbeSession, scope: Scope): Promise<void> {
+export async function largestPage(session: DiscoverSession, scope: Scope): Promise<void> {
   const setting = 'list.pageSize.maximum';
   if (!session.decisions.get('list.pageSize.field')?.determined) {
     session.keep('list.pageSize.aboveMaximum', 'list.pageSize.field is not known');
@@ -191,7 +191,7 @@ export async function largestPage(session: ProbeSession, scope: Scope): Promise<
  * meanwhile may move the end, so there the answer is read by its own TotalCount; a page two past the
  * end stays past it unless more than a whole page was created in between.
  */
-export async function pastEnd(session: ProbeSession, scope: Scope): Promise<void> {
+export async function pastEnd(session: DiscoverSession, scope: Scope): Promise<void> {
   const setting = 'list.pageNumber.pastEnd';
   for (const paging of ['list.pageNumber', 'list.pageSize'] as const) {
     if (!session.decisions.get(`${paging}.field`)?.determined) return session.keep(setting, `${paging}.field is not known`);

@@ -82,7 +82,7 @@ test('npm pack ships what running needs, and no tests, bench or examples', async
     'bin/agc.mjs',
     'common/exit-codes.mjs',
     'discover/main.ts',
-    'discover/probe.ts',
+    'discover/discovery.ts',
     'compare/main.ts',
     'playwright.config.ts',
     'suites/global-setup.ts',

@@ -17,11 +17,13 @@
  *   discovery with a TargetError: the caller reports it and exits non-zero.
  */
 import { FIELD_NAME_CANDIDATES as CANDIDATES } from '../schemas/profile';
-import { BudgetExhausted, ProbeSession, type Decision } from './client';
+import { BudgetExhausted, DiscoverSession, type Decision } from './client';
 import { createRunGroups } from './create';
 import { lengthBounds } from './lengths';
 import { errorPart } from './error-shape';
-import { idFilter, nameFilter, oneIdPagingScope, timestampFormat, valueFilter, type Scope } from './list';
+import { idFilter, oneIdPagingScope, valueFilter, type Scope } from './list';
+import { timestampFormat } from './items';
+import { nameFilter } from './name';
 import { largestPage, pageNumberField, pageSizeField, pagingDefaults, pagingMinimums, pastEnd } from './paging';
 
 export { BUDGET, shortJson, TargetError, TokenError, type Decision, type Target } from './client';
@@ -55,7 +57,7 @@ const PAGING_SETTINGS = [
 ];
 
 /** The discovery: each step asks through the session, in the order their findings are needed. */
-export class Prober extends ProbeSession {
+export class Discoverer extends DiscoverSession {
   async run(): Promise<Discovery> {
     try {
       // Lists first: the error shape (no group needed), then the run's three groups and all that
