@@ -266,6 +266,8 @@ Commands:
   compare REPORT|DIR...
                        implementations side by side: compare.html, compare.json, a badge each
                        (agc compare --help; exits 0 written, 3 usage)
+  replay REPORT        send a report's failing exchanges again (--base-url URL: to a fixed build) and
+                       say per finding: still failing, fixed, not reproducible (agc replay --help)
 
 agc run options:
 ${lines(RUN_OPTIONS)}
@@ -459,6 +461,7 @@ async function main(argv) {
   }
   if (command === 'verify') return runTs(CERTIFY, ['verify', ...rest], process.env, process.cwd());
   if (command === 'compare') return runTs(COMPARE, rest, process.env, process.cwd());
+  if (command === 'replay') return runTs(path.join(ROOT, 'replay', 'main.ts'), rest, process.env, process.cwd());
   throw new UsageError(`unknown command ${command} (agc --help lists the commands)`);
 }
 

@@ -4,6 +4,7 @@
  * megabytes, or JSON nested thousands deep, must not exhaust the kit or its reporters.
  */
 import type { Exchange } from './exchange';
+import { curlOf } from './curl';
 import { redactText, secretPattern, secretsFromEnv } from './redact';
 
 /** Characters of one body kept as evidence: AG_EVIDENCE_BYTES, 64 KiB by default. */
@@ -80,6 +81,7 @@ export function evidenceOf(exchange: Exchange | undefined, limit = evidenceBytes
   };
   return {
     request: request && { ...request, headers: cutHeaders(request.headers, limit), body: body(request.body ?? '', 'request') },
+    ...curlEvidence(request, limit),
     ...(response
       ? {
           response: {
@@ -95,6 +97,17 @@ export function evidenceOf(exchange: Exchange | undefined, limit = evidenceBytes
     durationMs: exchange.durationMs,
     ...(notes.length ? { cut: notes.join('; ') } : {}),
   };
+}
+
+/**
+ * The request as a curl command (client/curl.ts), built from the request as sent, before any cut: a
+ * body longer than evidence keeps gets none, since the command would not send what the kit sent.
+ */
+function curlEvidence(request: Exchange['request'] | undefined, limit: number): { curl?: string; curlNote?: string } {
+  if (!request || typeof request.url !== 'string' || typeof request.method !== 'string') return {};
+  if ((request.body ?? '').length > limit) return { curlNote: `no curl command: the request body is longer than the ${limit} characters evidence keeps` };
+  const { command, note } = curlOf(request);
+  return { curl: command, ...(note ? { curlNote: note } : {}) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { rebased } from '../client/curl';
 import { redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { guardConsoleText, oneLine } from '../client/safe-text';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
@@ -111,7 +112,7 @@ export abstract class ConformanceReporter implements Reporter {
     this.facts.startedAt = result.startTime.toISOString();
     mkdirSync(this.reportDir, { recursive: true });
     const waivers = loadWaivers(this.settings?.waiversPath, new Set(loadCatalogue().requirements.map((r) => r.id)));
-    const outcomes = [...this.outcomes.values()];
+    const outcomes = [...this.outcomes.values()].map((o) => withCurlBase(o, this.facts));
     try {
       await this.write(summarize(outcomes, this.facts, waivers, new Date(), this.baseline, this.settings?.strictWaivers));
     } catch (error) {
@@ -142,6 +143,21 @@ export abstract class ConformanceReporter implements Reporter {
   protected files(): string[] {
     return [];
   }
+}
+
+/**
+ * The embedded reference server's port was the run's own: its curl commands read the base URL from
+ * AG_BASE_URL instead (client/curl.ts `rebased`), so a reader pastes them against the server they start.
+ */
+function withCurlBase(outcome: Outcome, facts: RunFacts): Outcome {
+  if (!facts.embedded || !facts.baseURL) return outcome;
+  const baseURL = facts.baseURL;
+  const failures = outcome.failures.map((f) => {
+    const ex = f.exchange as { curl?: unknown; request?: { url?: unknown } } | undefined;
+    if (typeof ex?.curl !== 'string' || typeof ex.request?.url !== 'string') return f;
+    return { ...f, exchange: { ...ex, curl: rebased(ex.curl, ex.request.url, baseURL) } };
+  });
+  return { ...outcome, failures };
 }
 
 /** The target's Service and Region as the report shows them: text, or nothing. */

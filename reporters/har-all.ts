@@ -44,13 +44,19 @@ function indexOf(dir: string): { lines: Line[]; dropped: number } {
   return { lines, dropped };
 }
 
+/**
+ * What tells an exchange apart: all it holds but its curl command, which the report writes for an embedded run with
+ * "${AG_BASE_URL%/}" in place of the run's port (reporters/collect.ts) while the senders' lines keep the port.
+ */
+const exchangeKey = (exchange: object): string => JSON.stringify({ ...exchange, curl: undefined });
+
 /** The exchanges the report holds as evidence, by what they hold, with what each is evidence of. */
 function evidenceByExchange(s: ConformanceSummary): Map<string, { exchange: HeldExchange; of: HarEntry['_evidenceOf'] }> {
   const held = new Map<string, { exchange: HeldExchange; of: HarEntry['_evidenceOf'] }>();
   for (const r of s.requirements)
     for (const { exchange, failure, test } of heldExchanges(r)) {
       if (!exchange.request) continue;
-      const key = JSON.stringify(exchange);
+      const key = exchangeKey(exchange);
       const entry = held.get(key) ?? held.set(key, { exchange, of: [] }).get(key)!;
       entry.of.push({
         requirement: r.id,
@@ -92,7 +98,7 @@ export function writeFullHar(file: string, s: ConformanceSummary, dir: string, c
           unreadable++;
           continue;
         }
-        const key = JSON.stringify(parsed.x);
+        const key = exchangeKey(parsed.x);
         const held = evidence.get(key);
         evidence.delete(key);
         put(entryOf(parsed.x, parsed.t, held?.of ?? []));

@@ -109,6 +109,8 @@ function failure(f: FailureEvidence, r: RequirementResult, profileName: string):
         networkError?: string;
         cut?: string;
         dropped?: string;
+        curl?: string;
+        curlNote?: string;
       }
     | undefined;
   const headers = (h: Record<string, string>) =>
@@ -134,7 +136,16 @@ function failure(f: FailureEvidence, r: RequirementResult, profileName: string):
   </div>`
       : ''
   }
+  ${curlBlock(ex)}
 </div>`;
+}
+
+/** The request as a command to paste into bash (client/curl.ts): tokens from the AG_TOKEN… variables, never a value. */
+function curlBlock(ex: { curl?: string; curlNote?: string } | undefined): string {
+  if (!ex || (typeof ex.curl !== 'string' && typeof ex.curlNote !== 'string')) return '';
+  return `<div class="curl"><h4>Send it again (bash; set AG_TOKEN and the other token variables first)</h4>
+  ${typeof ex.curl === 'string' ? `<pre class="cmd"><code>${esc(ex.curl)}</code></pre>` : ''}
+  ${typeof ex.curlNote === 'string' ? `<p class="meta">${esc(ex.curlNote)}</p>` : ''}</div>`;
 }
 
 function counterexample(c: NonNullable<Outcome['counterexample']>): string {
