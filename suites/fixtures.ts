@@ -11,6 +11,7 @@ import {
 } from './config';
 import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
+import { workerTokens } from './tokens';
 import { throttled } from '../client/read-cache';
 import { type CheckContext, type Failure, type MultiCheck, type Step, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
 import { loadDataset, itemsOf, phaseFinished, phaseSuccesses, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
@@ -174,6 +175,8 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
   // Nothing is sent before the create-and-wait phase is over: the requests reach the target in the same order as if
   // the phase had run before the workers started, it only overlapped their start.
   await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
+  // Fetched tokens (suites/tokens.ts), as the runner holds them now.
+  const withTokens = await workerTokens(config);
   // The phase's successes, read once a check of an error's envelope needs them (envelopeLikeSuccess).
   let answered: Exchange[] | undefined;
   const { profile, validate } = profileAt(config.profilePath);
@@ -185,7 +188,7 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
       return (answered ??= phaseSuccesses(config.runId));
     },
   };
-  return { config: { ...config, baseURL: config.baseURL }, context };
+  return { config: { ...withTokens, baseURL: config.baseURL }, context };
 }
 
 /** Configuration and the active profile: resolved once per worker, and per target where the worker judges several (KitWorkerOptions.kitTargets). */
@@ -258,6 +261,8 @@ const withClient = configured.extend<{ api: Api }>({
         },
         testInfo.config.workers === 1,
       );
+      // The AUTH tests' 401s are their point: a fetched token is never renewed on one of theirs.
+      api.refreshOn401 = !/^AUTH-\d/.test(testInfo.title);
       await use(api);
       // Facts for the reports travel as attachments, so that merged shards carry them too.
       if (!attached.has(`${kit.config.runId} run`)) {
