@@ -273,6 +273,8 @@ ${lines(CERTIFY_OPTIONS)}
 
 Tokens come from the environment or .env only, never from options:
   AG_TOKEN (required with --base-url), AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A, AG_TOKEN_CHANNEL_B
+or fetched and renewed, per role (<VAR> one of those four; docs/tokens.md): <VAR>_COMMAND, a command that
+prints one, or OAuth client credentials <VAR>_CLIENT_ID, <VAR>_CLIENT_SECRET, <VAR>_URL, <VAR>_SCOPE, <VAR>_AUDIENCE
 
 ${EXIT_HELP}`;
 }

@@ -146,7 +146,8 @@ test('a 401 to a fetched token renews it once and sends again, however many requ
  * `agc run` with every role's token fetched, two workers: the primary and channel A by client credentials (channel A's
  * endpoint inherited from the primary's, its secret in the form), the other user and channel B by token commands (a
  * node script that asks the token server as a CLI would; one command given as words, one as a JSON array). Tokens live
- * 3 s (the commands' 2 s), so each is renewed in the run; the primary's first is revoked on its fifth use, mid-phase.
+ * 2 s (a command's JWT says 1 to 2 s: its exp is in whole seconds), renewed 1 s before they expire, so each is renewed
+ * in the shortest run; the primary's first is revoked on its fifth use, mid-phase.
  */
 test.describe('a run whose tokens expire and are revoked mid-run', () => {
   test.describe.configure({ mode: 'default' });
@@ -163,11 +164,11 @@ test.describe('a run whose tokens expire and are revoked mid-run', () => {
       clients: {
         'kit-primary': { secret: secrets.primary, role: 'primary' },
         'kit-channel-a': { secret: secrets.channelA, role: 'channelA' },
-        'cli-other': { secret: null, role: 'otherUser', lifeMs: 2_000 },
-        'cli-channel-b': { secret: null, role: 'channelB', lifeMs: 2_000 },
+        'cli-other': { secret: null, role: 'otherUser' },
+        'cli-channel-b': { secret: null, role: 'channelB' },
       },
       referenceTokens: referenceTokens(referenceEnv),
-      lifeMs: 3_000,
+      lifeMs: 2_000,
       revokeAfter: 5,
     });
     reference = await startReferenceServer({ ...REFERENCE_DEFAULTS, users: referenceUsers(referenceEnv), hooks: tokens.hooks });
@@ -265,5 +266,22 @@ test('a token command that fails stops the run before any request: a configurati
     expect(reference.stats().requests).toBe(0);
   } finally {
     await reference.close();
+  }
+});
+
+test('agc profile discover fetches its token from the command too, and prints it nowhere', async () => {
+  const reference = await startReferenceServer(REFERENCE_DEFAULTS);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agc-tokens-discover-'));
+  try {
+    const token = referenceTokens({}).primary;
+    const command = JSON.stringify([NODE, '-e', `console.log(${JSON.stringify(token)})`]);
+    const out = path.join(dir, 'profile.yaml');
+    const run = await runAgc(['profile', 'discover', '--out', out], { AG_BASE_URL: reference.url, AG_TOKEN_COMMAND: command });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(reference.stats().requests).toBeGreaterThan(10);
+    expect(findSecrets([...filesOf(dir), { name: 'console', text: run.stdout + run.stderr }], [token])).toEqual([]);
+  } finally {
+    await reference.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
