@@ -171,7 +171,12 @@ test.describe('a run whose tokens expire and are revoked mid-run', () => {
       lifeMs: 2_000,
       revokeAfter: 5,
     });
-    reference = await startReferenceServer({ ...REFERENCE_DEFAULTS, users: referenceUsers(referenceEnv), hooks: tokens.hooks });
+    // One RequestId for every answer: ENV-04 (a SHOULD) fails, so the reports hold evidence, each exchange with its echo.
+    reference = await startReferenceServer({
+      ...REFERENCE_DEFAULTS,
+      users: referenceUsers(referenceEnv),
+      hooks: { ...tokens.hooks, newRequestId: () => 'req-the-same' },
+    });
     work = mkdtempSync(path.join(os.tmpdir(), 'agc-tokens-'));
     const script = path.join(work, 'print-token.mjs');
     writeFileSync(
@@ -246,8 +251,15 @@ process.stdout.write((await res.json()).access_token + '\\n');
     ];
     expect(texts.filter((t) => t.name.includes(`agc-run-${runId}`)).length, 'the run folder was kept to be searched').toBeGreaterThan(0);
     expect(findSecrets(texts, secretsOfRun)).toEqual([]);
-    // The target echoed every Authorization it got into a header the run's folder keeps: what is there was redacted.
-    expect(texts.some((t) => t.text.includes('<redacted token>; b64=<redacted token>'))).toBe(true);
+    // The target echoed every Authorization it got into a header that the run's folder and, for ENV-04's failure, the
+    // reports keep: what is there was redacted.
+    const summary = readJson<{ requirements: { id: string; status: string }[] }>(path.join(run.reportDir, 'conformance.json'));
+    expect(summary.requirements.find((r) => r.id === 'ENV-04')?.status).toBe('failed');
+    for (const file of ['exchanges.har', 'conformance.json', 'index.html', 'dataset.json'])
+      expect(
+        texts.some((t) => t.name.endsWith(file) && /redacted token(&gt;|>); b64=/.test(t.text)),
+        `${file} holds a redacted echo`,
+      ).toBe(true);
   });
 });
 
