@@ -280,6 +280,8 @@ ${lines(CERTIFY_OPTIONS)}
 
 Tokens come from the environment or .env only, never from options:
   AG_TOKEN (required with --base-url), AG_TOKEN_OTHER_USER, AG_TOKEN_CHANNEL_A, AG_TOKEN_CHANNEL_B
+or fetched and renewed, per role (<VAR> one of those four; docs/tokens.md): <VAR>_COMMAND, a command that
+prints one, or OAuth client credentials <VAR>_CLIENT_ID, <VAR>_CLIENT_SECRET, <VAR>_URL, <VAR>_SCOPE, <VAR>_AUDIENCE
 Proxies as curl reads them: https_proxy/HTTPS_PROXY, http_proxy (lower case only), all_proxy, no_proxy/NO_PROXY
 
 ${EXIT_HELP}`;

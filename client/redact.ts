@@ -38,9 +38,28 @@ export function secretsOf(tokens: readonly (string | undefined | null)[]): strin
   return [...out].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
 }
 
-/** Every configured token of the environment the kit runs in (the target's, or the embedded server's). */
+/**
+ * Secrets this process learnt at run time rather than from its environment: every token fetched from a token command
+ * or a token endpoint (client/token-source.ts), registered before any text that could hold it is written.
+ */
+const registered = new Set<string>();
+
+export function registerSecret(secret: string): void {
+  if (secret.trim()) registered.add(secret.trim());
+}
+
+/** The run-time secrets, for redactTokens and secretsFromEnv. */
+export const registeredSecrets = (): string[] => [...registered];
+
+/**
+ * Every configured token of the environment the kit runs in (the target's, or the embedded server's), every client
+ * secret of a token endpoint (AG_TOKEN…_CLIENT_SECRET) and the key of the run's token broker, and every token fetched in
+ * this process.
+ */
 export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  const sourceSecrets = Object.keys(env).filter((name) => /^AG_TOKEN\w*_CLIENT_SECRET$/.test(name) || name === 'AG_TOKEN_BROKER_KEY');
   const names = [
+    ...sourceSecrets,
     'AG_TOKEN',
     'AG_TOKEN_OTHER_USER',
     'AG_TOKEN_CHANNEL_A',
@@ -50,7 +69,7 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
     'AG_REF_TOKEN_CHANNEL_A',
     'AG_REF_TOKEN_CHANNEL_B',
   ];
-  return secretsOf(names.map((n) => env[n]));
+  return secretsOf([...names.map((n) => env[n]), ...registered]);
 }
 
 const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&');
@@ -237,7 +256,7 @@ const redactHeaders = (headers: Record<string, string>, pattern: Redactor) => {
  * both sides, bodies, parsed JSON, header names and values, error texts.
  */
 export function redactTokens(exchange: Exchange, tokens: readonly (string | undefined | null)[]): void {
-  const pattern = secretPattern(secretsOf(tokens));
+  const pattern = secretPattern(secretsOf([...tokens, ...registered]));
   if (!pattern) return;
   const { request, response } = exchange;
   request.url = redactText(request.url, pattern);

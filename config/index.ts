@@ -4,6 +4,7 @@ import dotenv from 'dotenv';
 import type { FullConfig } from '@playwright/test/reporter';
 import { evidenceBytes } from '../client/evidence';
 import { networkProblems } from '../client/network';
+import { tokenSourcesFromEnv, TokenSourceError } from '../client/token-source';
 
 // A .env beside the kit is read once, and never overrides what the environment already says.
 dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });
@@ -50,6 +51,11 @@ export interface KitConfig {
   baseURL: string | undefined;
   embedded: boolean;
   tokens: Partial<Record<TokenRole, string>>;
+  /**
+   * Roles whose token is fetched from a command or a token endpoint (config/tokens.ts) and renewed during the run;
+   * `tokens` holds each one's current token once the runner has fetched it (global setup, and each worker's kit fixture).
+   */
+  fetchedRoles: TokenRole[];
   profilePath: string | undefined;
   visibilityTimeoutMs: number;
   requestTimeoutMs: number;
@@ -152,7 +158,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     if (value.trim() === '') throw new ConfigError(`${name} is set but empty; unset it to skip the checks that need it, or give the token`);
     tokens[role] = value.trim();
   }
-  if (!embedded && !tokens.primary) throw new ConfigError("AG_TOKEN is required with AG_BASE_URL: the primary user's Bearer token");
+  let fetchedRoles: TokenRole[] = [];
+  try {
+    if (!embedded) fetchedRoles = Object.keys(tokenSourcesFromEnv(env, TOKEN_VARIABLES)) as TokenRole[];
+  } catch (error) {
+    throw error instanceof TokenSourceError ? new ConfigError(error.message) : error;
+  }
+  if (!embedded && !tokens.primary && !fetchedRoles.includes('primary'))
+    throw new ConfigError(
+      "AG_TOKEN is required with AG_BASE_URL: the primary user's Bearer token (or AG_TOKEN_COMMAND, or AG_TOKEN_CLIENT_ID: docs/tokens.md)",
+    );
   const runId = env.AG_RUN_ID || 'local';
   // The run id is part of every Name the kit creates; a long one would push them past the profile's bounds.
   if (!/^[a-z0-9-]{1,16}$/.test(runId)) throw new ConfigError(`AG_RUN_ID must be 1 to 16 characters of a-z, 0-9 and -, not ${JSON.stringify(runId)}`);
@@ -165,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     baseURL,
     embedded,
     tokens,
+    fetchedRoles,
     profilePath: env.AG_PROFILE ? path.resolve(env.AG_PROFILE) : undefined,
     visibilityTimeoutMs: positiveInt(env, 'AG_VISIBILITY_TIMEOUT_MS', embedded ? 10_000 : 60_000),
     requestTimeoutMs: positiveInt(env, 'AG_REQUEST_TIMEOUT_MS', 15_000),

@@ -15,7 +15,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, prepareRunEnvironment } from '../config';
+import { ConfigError, loadConfig, prepareRunEnvironment, TOKEN_VARIABLES, type KitConfig } from '../config';
+import { startTokens, TokenSourceError } from '../config/tokens';
 import { loadProfile, ProfileError } from '../schemas/profile';
 import { BUDGET, Discoverer, TargetError, TokenError } from './discovery';
 import { renderDraft } from './draft';
@@ -149,7 +150,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
   }
 
   prepareRunEnvironment(env);
-  const config = loadConfig(env);
+  // A fetched token (docs/tokens.md) is fetched once: a discovery sends a few hundred requests, and renews nothing.
+  const config = await withFetchedTokens(loadConfig(env), env);
   for (const token of Object.values(config.tokens)) if (token) secrets.push(token);
   const reference = loadProfile();
 
@@ -215,5 +217,14 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, { secrets, redact, s
     throw error;
   } finally {
     await close();
+  }
+}
+
+/** The configuration with its fetched tokens; one that cannot be fetched is a configuration error naming its variable. */
+async function withFetchedTokens(config: KitConfig, env: NodeJS.ProcessEnv): Promise<KitConfig> {
+  try {
+    return (await startTokens(config, TOKEN_VARIABLES, env)).config;
+  } catch (error) {
+    throw error instanceof TokenSourceError ? new ConfigError(error.message) : error;
   }
 }

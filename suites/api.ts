@@ -19,6 +19,7 @@ import { ReadCache } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
 import { eachIdAlone, listBody, type ListQuery } from './list-body';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
+import { currentToken, sendWithFetched } from '../config/tokens';
 
 export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
@@ -143,12 +144,15 @@ export class Api {
   }
 
   token(role: TokenRole): string {
-    return this.config.tokens[role] ?? this.missingToken(role, TOKEN_VARIABLES[role]);
+    return currentToken(this.config, role) ?? this.config.tokens[role] ?? this.missingToken(role, TOKEN_VARIABLES[role]);
   }
 
   has(role: TokenRole): boolean {
-    return !!this.config.tokens[role];
+    return !!this.config.tokens[role] || this.config.fetchedRoles.includes(role);
   }
+
+  /** Whether a 401 to a fetched token renews it and sends the request again: not in the AUTH tests, whose 401s are the point. */
+  refreshOn401 = true;
 
   /** Requests sent once per run and shared by its workers (client/read-cache.ts), made when first needed. */
   private cacheOnce?: ReadCache;
@@ -255,13 +259,20 @@ export class Api {
     );
   }
 
-  private async send(action: OperationId | string | null, body: unknown, options: CallOptions, role: TokenRole | null): Promise<Exchange> {
+  private send(action: OperationId | string | null, body: unknown, options: CallOptions, role: TokenRole | null): Promise<Exchange> {
+    // A fetched token is renewed before it expires, and once after a 401 outside the AUTH tests (config/tokens.ts).
+    if (role !== null && !options.authorization && this.config.fetchedRoles.includes(role))
+      return sendWithFetched(this.config, role, this.refreshOn401 && !options.cookies?.length, (token) => this.sendAs(action, body, options, role, token));
+    return this.sendAs(action, body, options, role, role !== null && !options.authorization ? this.token(role) : '');
+  }
+
+  private async sendAs(action: OperationId | string | null, body: unknown, options: CallOptions, role: TokenRole | null, token: string): Promise<Exchange> {
     let authorization: string | null = null;
     let shown = '';
     if (options.authorization) {
       ({ value: authorization, shown } = options.authorization);
     } else if (role !== null) {
-      authorization = `Bearer ${this.token(role)}`;
+      authorization = `Bearer ${token}`;
       shown = `Bearer <${TOKEN_VARIABLES[role]}>`;
     }
     spendRequest(this.config.runId);
@@ -315,7 +326,7 @@ export class Api {
       action: 'ListAssetGroups',
       version: VERSION,
       body: '{}',
-      authorization: `Bearer ${this.config.tokens.primary}`,
+      authorization: `Bearer ${currentToken(this.config, 'primary') ?? this.config.tokens.primary}`,
       authorizationShown: 'Bearer <AG_TOKEN>',
       timeoutMs: this.config.requestTimeoutMs,
     };

@@ -16,6 +16,7 @@ import { isThrottled } from '../client/retry';
 import { itemsOf, type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
 import { loadDataset, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
+import { workerTokens } from '../config/tokens';
 import { errorKinds, profileAt } from '../schemas';
 import {
   holdMismatch,
@@ -168,6 +169,8 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
   // Nothing is sent before the create-and-wait phase is over: the requests reach the target in the same order as if
   // the phase had run before the workers started, it only overlapped their start.
   await phaseFinished(config.runId, 2 * config.visibilityTimeoutMs + 30 * config.requestTimeoutMs);
+  // Fetched tokens (config/tokens.ts), as the runner holds them now.
+  const withTokens = await workerTokens(config);
   // The phase's successes, read once a check of an error's envelope needs them (envelopeLikeSuccess).
   let answered: Exchange[] | undefined;
   const { profile, validate } = profileAt(config.profilePath);
@@ -179,7 +182,7 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
       return (answered ??= phaseSuccesses(config.runId));
     },
   };
-  return { config: { ...config, baseURL: config.baseURL }, context };
+  return { config: { ...withTokens, baseURL: config.baseURL }, context };
 }
 
 /** Configuration and the active profile: resolved once per worker, and per target where the worker judges several (KitWorkerOptions.kitTargets). */
@@ -252,6 +255,8 @@ const withClient = configured.extend<{ api: Api }>({
         },
         testInfo.config.workers === 1,
       );
+      // The AUTH tests' 401s are their point: a fetched token is never renewed on one of theirs.
+      api.refreshOn401 = !ownRequirement(testInfo)?.startsWith('AUTH-');
       await use(api);
       // Facts for the reports travel as attachments, so that merged shards carry them too.
       if (!attached.has(`${kit.config.runId} run`)) {

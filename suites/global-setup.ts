@@ -1,5 +1,6 @@
 import type { FullConfig } from '@playwright/test';
-import { ConfigError, kitConfigOf, withReferenceURL, type KitConfig } from '../config';
+import { EXIT } from '../common/exit-codes.mjs';
+import { ConfigError, kitConfigOf, TOKEN_VARIABLES, withReferenceURL, type KitConfig } from '../config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
 import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
@@ -15,8 +16,9 @@ import { endSelection, selectedTitles, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { clearExchangeLog, exchangeLogDir } from '../client/exchange-log';
 import { oneLine } from '../client/safe-text';
-import { redactText, secretPattern, secretsOf } from '../client/redact';
+import { redactText, registeredSecrets, secretPattern, secretsFromEnv, secretsOf } from '../client/redact';
 import { routeNote } from '../client/network';
+import { startTokens, TokenSourceError } from '../config/tokens';
 
 /**
  * One request before anything else. A target that is down, hangs, or answers something that is
@@ -98,10 +100,27 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
 
 /** An error Playwright prints as its message alone: this is the target's state, not a kit crash. Target text in it is one line. */
 function plainError(message: string, tokens: (string | undefined)[]): Error {
-  message = oneLine(redactText(message, secretPattern(secretsOf(tokens))), 4000);
+  message = oneLine(redactText(message, secretPattern(secretsOf([...tokens, ...registeredSecrets()]))), 4000);
   const error = new Error(message);
   error.stack = message;
   return error;
+}
+
+/**
+ * Every fetched token, before anything is sent (config/tokens.ts). One that cannot be fetched is a mistake in the
+ * configuration, said as playwright.config.ts says one: a line naming the variable, and the exit status of a
+ * configuration error, before any worker starts.
+ */
+async function fetchTokensOrExit(config: KitConfig): ReturnType<typeof startTokens> {
+  try {
+    return await startTokens(config, TOKEN_VARIABLES);
+  } catch (error) {
+    if (!(error instanceof TokenSourceError)) throw error;
+    console.error(`conformance kit: configuration error: ${oneLine(redactText(error.message, secretPattern(secretsFromEnv())), 1000)}`);
+    if (!keepTemp()) removeRunDir(config.runId);
+    // As playwright.config.ts exits on a configuration error.
+    process.exit(EXIT.error);
+  }
 }
 
 /** The create-and-wait phase, counted among those running in this process while it runs. */
@@ -123,11 +142,13 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // Resolved once, by playwright.config.ts; the embedded server's URL joins it now that the webServer is up.
   const resolved = kitConfigOf(fullConfig);
   if (!resolved) throw new ConfigError("no kit configuration in the Playwright config: run the suites with the kit's playwright.config.ts (use.kitConfig)");
-  const config = withReferenceURL(resolved);
-  ensureRunDir(config.runId);
-  clearTargetGone(config.runId);
+  ensureRunDir(resolved.runId);
+  clearTargetGone(resolved.runId);
+  const tokens = await fetchTokensOrExit(withReferenceURL(resolved));
+  const config = tokens.config;
   if (config.harAll) clearExchangeLog(exchangeLogDir(config.reportDir, config.runId));
   const teardown = () => {
+    tokens.close();
     if (!keepTemp()) removeRunDir(config.runId);
   };
   if (!config.baseURL) return teardown; // the kit fixture reports the missing target in every test

@@ -15,7 +15,6 @@ import { PICTURES_DIR, PICTURES_RECORD, templateHash, TEMPLATE_FILES, VIEWPORT, 
  * Pages other branches of issue 50 write, linked from here before they land. A link to one of them is
  * accepted while it is absent; once it exists, the test below asks for its removal from this list.
  */
-const EXPECTED_FROM_OTHER_BRANCHES = ['docs/tokens.md'];
 const MAX_README_LINES = 200;
 const MAX_PICTURE_BYTES = 400 * 1024;
 
@@ -94,16 +93,12 @@ test('the README is a five-minute read that keeps the commands CI and the tests 
 test('every link of the README and docs/ leads to a file, and to a heading where it names one', () => {
   const all = pages(ROOT);
   expect(all.length, 'pages checked').toBeGreaterThan(10);
-  expect(all.flatMap((page) => brokenLinks(ROOT, page, EXPECTED_FROM_OTHER_BRANCHES))).toEqual([]);
-});
-
-test('the pages expected from other branches are still missing here (remove each from the list once it lands)', () => {
-  expect(EXPECTED_FROM_OTHER_BRANCHES.filter((file) => existsSync(path.join(ROOT, file)))).toEqual([]);
+  expect(all.flatMap((page) => brokenLinks(ROOT, page, []))).toEqual([]);
 });
 
 test('every page of docs/ is in the index, docs/README.md, and the README links the index', () => {
   const index = linksOf(readFileSync(path.join(ROOT, 'docs', 'README.md'), 'utf8')).map((href) => href.split('#')[0]);
-  const expected = [...pages(ROOT).filter((p) => p.startsWith('docs/') && p !== 'docs/README.md'), ...EXPECTED_FROM_OTHER_BRANCHES];
+  const expected = pages(ROOT).filter((p) => p.startsWith('docs/') && p !== 'docs/README.md');
   expect(expected.filter((page) => !index.includes(path.posix.basename(page)))).toEqual([]);
   expect(linksOf(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))).toContain('docs/README.md');
 });
