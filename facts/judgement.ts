@@ -31,6 +31,12 @@ export interface Failure {
    * now may be lost (VIS-02) rather than filtered out: the suite reads it back by Id to tell which.
    */
   missing?: string[];
+  /**
+   * Set when the request, sent once more before the verdict, was answered so that the check passed: the failure did
+   * not repeat (flaky). It fails its requirement all the same, since the deviation happened; this says how the second
+   * answer went, so that whoever fixes the server knows it shows only sometimes.
+   */
+  flaky?: string;
 }
 
 export interface CheckContext {

@@ -125,6 +125,7 @@ function failure(f: FailureEvidence, r: RequirementResult, profileName: string):
     <dt>Received</dt><dd>${esc(f.received)}</dd>
     <dt>${esc(expected)}</dt><dd>${esc(f.documented)}</dd>
     <dt>How to fix</dt><dd>${esc(f.fix)}</dd>
+    ${typeof f.flaky === 'string' ? `<dt>Flaky</dt><dd>${esc(f.flaky)}: the failure did not repeat, and it fails all the same</dd>` : ''}
   </dl>
   ${ex?.dropped ? `<p class="meta">${esc(ex.dropped)}</p>` : ''}
   ${ex?.cut ? `<p class="meta">Cut: ${esc(ex.cut)}</p>` : ''}

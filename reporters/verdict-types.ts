@@ -74,6 +74,8 @@ export interface RequirementResult {
   waiver?: Waiver;
   /** A waiver in force whose requirement passed in this run: stale, it can go (reporters/waivers.ts). */
   staleWaiver?: Waiver;
+  /** Its failure did not repeat when the request was sent once more: it fails all the same (FLAKY_TREATMENT). */
+  flaky?: boolean;
   tests: Outcome[];
 }
 
@@ -97,4 +99,10 @@ export interface ConformanceSummary {
   waivers: WaiverResult;
   /** What changed since a previous run (AG_BASELINE); null without one. */
   baseline: BaselineComparison | null;
+  /** Requirements whose failure did not repeat when sent once more, and how the verdict treats them. */
+  flaky: { requirements: string[]; treatment: string };
 }
+
+/** How the verdict treats a failure that did not repeat: the deviation happened, so it counts. */
+export const FLAKY_TREATMENT =
+  'a failure that did not repeat when its request was sent once more fails its requirement all the same: the target answered so once, and a conforming server never does';

@@ -7,6 +7,7 @@ import { compareWithBaseline, type Baseline } from './baseline';
 import type { RecordedTest } from '../facts/read';
 
 import {
+  FLAKY_TREATMENT,
   PROFILE_HINT,
   STATUSES,
   type ConformanceSummary,
@@ -19,6 +20,7 @@ import {
 } from './verdict-types';
 
 export {
+  FLAKY_TREATMENT,
   PROFILE_HINT,
   STATUSES,
   type ConformanceSummary,
@@ -117,7 +119,9 @@ function requirementResult(entry: Requirement, tests: Outcome[]): RequirementRes
   const failed = tests.find((t) => t.status === 'failed');
   if (failed) {
     const reason = (failed.failures[0] ? `${failed.failures[0].check}: ${failed.failures[0].received}` : failed.error?.split('\n')[0]) ?? 'failed';
-    return { ...base, ...blocked, status: 'failed', reason };
+    const again = failed.failures[0]?.flaky ? ` (flaky: ${failed.failures[0].flaky})` : '';
+    const flaky = tests.some((t) => t.status === 'failed' && t.failures.some((f) => f.flaky)) ? { flaky: true } : {};
+    return { ...base, ...blocked, ...flaky, status: 'failed', reason: reason + again };
   }
   if (tests.length === 0) return { ...base, status: 'skipped', reason: 'no test of this requirement ran (filtered out, or in another shard)' };
   const blockedTest = tests.find((t) => t.blockedBy?.length);
@@ -245,5 +249,6 @@ export function summarize(
     baseline: baseline
       ? compareWithBaseline(baseline, { verdict, specHash: kit.specHash, profile, statuses: Object.fromEntries(requirements.map((r) => [r.id, r.status])) })
       : null,
+    flaky: { requirements: requirements.filter((r) => r.flaky).map((r) => r.id), treatment: FLAKY_TREATMENT },
   };
 }

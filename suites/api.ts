@@ -7,14 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import { spendCreate, spendRequest } from '../client/budget';
 import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from '../config';
-import type { Exchange, SendOptions } from '../client/exchange';
+import { USER_AGENT, type Exchange, type SendOptions } from '../client/exchange';
 import type { OperationId } from './checks';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { redactTokens } from '../client/redact';
 import { exchangeLogDir, logExchange } from '../client/exchange-log';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
-import { SPEC_VERSION } from '../schemas/spec';
+import { SPEC_PATH, SPEC_VERSION } from '../schemas/spec';
 import { ReadCache } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
 import { eachIdAlone, listBody, type ListQuery } from './list-body';
@@ -221,6 +221,24 @@ export class Api {
       return exchange;
     }
     return send();
+  }
+
+  /**
+   * The same list request sent once more, fresh: what a failed MUST is judged on again before the verdict, so that a
+   * failure that does not repeat is told apart (flaky). Only a plain read of a configured token is sent again: a create
+   * would leave another group behind, and a crafted Authorization or cookie is one test's own probe.
+   */
+  again(exchange: Exchange): Promise<Exchange> | undefined {
+    const { action, version, headers, body, method, url } = exchange.request;
+    const role = (Object.keys(TOKEN_VARIABLES) as TokenRole[]).find((r) => headers.authorization === `Bearer <${TOKEN_VARIABLES[r]}>`);
+    const plain =
+      method === 'POST' &&
+      new URL(url).pathname.endsWith(SPEC_PATH) &&
+      headers.cookie === undefined &&
+      headers['user-agent'] === USER_AGENT &&
+      headers['content-type'] === 'application/json';
+    if (action !== 'ListAssetGroups' || version !== VERSION || !role || !plain) return undefined;
+    return this.call(action, new RawBody(body), { as: role, fresh: true });
   }
 
   /**

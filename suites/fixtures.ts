@@ -13,7 +13,8 @@ import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny }
 import type { Exchange } from '../client/exchange';
 import type { Judge, Verify } from '../facts/judgement';
 import { isThrottled } from '../client/retry';
-import { itemsOf, type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
+import { itemsOf, type Check, type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
+import { loadCatalogue } from '../schemas/requirements';
 import { loadDataset, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
 import { workerTokens } from '../config/tokens';
@@ -308,6 +309,22 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
   ],
 });
 
+/** Whether the requirement is a MUST: only a failed MUST is judged again before the verdict. */
+const mustOf = (id: string | undefined): boolean => !!id && loadCatalogue().requirements.some((r) => r.id === id && r.level === 'MUST');
+
+/**
+ * A failed MUST judged once more on the same request sent again (Api.again: plain list reads only), before the verdict:
+ * where the second answer passes the check, the failure is marked flaky with how it went. It fails all the same
+ * (reporters/verdict-types.ts FLAKY_TREATMENT); the request counts in the run's budget like any other.
+ */
+async function judgedAgain(api: Api, exchange: Exchange, check: Check, context: CheckContext, failure: Failure): Promise<Failure> {
+  const again = api.again(exchange);
+  if (!again) return failure;
+  const second = await again;
+  if (!second.response || check(second, context)) return failure;
+  return { ...failure, flaky: `sent again, it was answered HTTP ${second.response.status} and passed ${check.name}` };
+}
+
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
 const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
   verify: [
@@ -331,8 +348,9 @@ const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
             recordFinding(testInfo, { requirement: owner!, failure, exchange });
             blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
           }
-          recordEvidence(testInfo, { failure, exchange });
-          throw new Error(formatFailure(failure, exchange));
+          const judged = owner === own && mustOf(own) ? await judgedAgain(api, exchange, check, kit.context, failure) : failure;
+          recordEvidence(testInfo, { failure: judged, exchange });
+          throw new Error(formatFailure(judged, exchange));
         }
       });
     },

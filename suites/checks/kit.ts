@@ -48,6 +48,7 @@ export function formatFailure(failure: Failure, ex: Exchange): string {
     `  Received:   ${oneLine(failure.received)}`,
     `  Documented: ${oneLine(failure.documented)}`,
     `  Fix:        ${oneLine(failure.fix)}`,
+    ...(failure.flaky ? [`  Flaky:      ${oneLine(failure.flaky)}`] : []),
   ].join('\n');
 }
 
