@@ -10,7 +10,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { ONE_ID_FILTER, PROFILE_VARIANTS } from '../reference/profile-variants';
-import { listWithExtraLag } from '../reference/variants';
+import { listWithExtraLag } from '../reference/lag-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { expectComplete, inBatches, mustFindings, type BatchEntry, type SuiteRun } from './suite-run';
 
