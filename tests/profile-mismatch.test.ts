@@ -9,7 +9,8 @@
  * without its profile, with no mismatch named.
  */
 import { test, expect } from '@playwright/test';
-import { ONE_ID_FILTER, PROFILE_VARIANTS } from '../reference/profile-variants';
+import { PROFILE_VARIANTS } from '../reference/profile-variants';
+import { ONE_ID_FILTER } from '../reference/profile-variants/list';
 import { listWithExtraLag } from '../reference/lag-variants';
 import { profileFromOverride } from '../schemas/profile';
 import { expectComplete, inBatches, mustFindings, type BatchEntry, type SuiteRun } from './suite-run';
