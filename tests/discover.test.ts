@@ -30,7 +30,9 @@ import { loadProfile, NAME_MATCHES, profileFromOverride, type Profile } from '..
 import { checkProfileConsistency } from '../schemas';
 import { discoverProfile } from '../discover/command';
 import { cleanEnv, referenceTokenEnv, runAgc, type KitRun } from './harness';
-import { evenBatchSize, expectComplete, runSuitesBatch, type SuiteRun } from './suite-run';
+import { evenBatchSize, runSuitesBatch } from './suite-run';
+import type { SuiteRun } from './suite-run-read';
+import { expectComplete } from './suite-run-expect';
 
 test.describe.configure({ mode: 'parallel' });
 

@@ -23,7 +23,9 @@ import { GroupStore, type GroupRecord } from '../reference/store';
 import type { HookContext } from '../reference/behaviour';
 import { KILL_MATRIX_PATH, loadExpectedKills, renderKillMatrix } from '../reference/kill-matrix';
 import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { expectComplete, expectFailsExactly, inBatches, mustFindings, runSuites, runSuitesBatch, sorted, type BatchEntry, type SuiteRun } from './suite-run';
+import { inBatches, runSuites, runSuitesBatch, type BatchEntry } from './suite-run';
+import { sorted, type SuiteRun } from './suite-run-read';
+import { expectComplete, expectFailsExactly, mustFindings } from './suite-run-expect';
 
 const ROOT = path.resolve(__dirname, '..');
 const catalogue = loadCatalogue();
