@@ -1,17 +1,12 @@
 /**
- * The bench's output (bench/run.ts): the table it prints and bench/results.md, with the machine it
- * ran on and the details of each scenario. Displays the figures; measures nothing.
+ * The bench's output (bench/run.ts): bench/results.md, with the machine it ran on, the table it
+ * prints (bench/summary-table.ts) and the details of each scenario, and the figures' formats both
+ * use. Displays the figures; measures nothing.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ReferenceOptions } from '../reference/server';
 import type { RunResult, Scenario, SelfTestResult } from './measure';
-import { KIT_WORKERS } from '../config';
-
-/** The issue's goals (#21): the kit's own tests under 6 minutes on 2 cores; a run's cost to a conforming target. */
-const SELF_TEST_GOAL_S = 360;
-const REQUESTS_GOAL = 250;
-const GROUPS_GOAL = 15;
 
 export function median(values: number[]): number {
   if (!values.length) return NaN;
@@ -23,14 +18,13 @@ export function median(values: number[]): number {
 export const s = (ms: number) => (ms / 1000).toFixed(2);
 /** Other processes used more than half a core on average during the run: its figure is inflated. */
 export const disturbed = (r: { wallMs: number; othersS?: number }) => (r.othersS ?? 0) > 0.5 * (r.wallMs / 1000);
-const mark = (r: { wallMs: number; othersS?: number }) => (disturbed(r) ? ' †' : '');
+/** The dagger after a disturbed run's figure. */
+export const mark = (r: { wallMs: number; othersS?: number }) => (disturbed(r) ? ' †' : '');
 /** CPU of the run and of everything else on the machine meanwhile, when measurable. */
 export const cpu = (r: { cpuS?: number; targetCpuS?: number; othersS?: number }) =>
   r.cpuS === undefined
     ? 'CPU not measured'
     : `CPU: kit ${r.cpuS.toFixed(1)} s, target ${r.targetCpuS?.toFixed(1) ?? '?'} s, other processes ${r.othersS?.toFixed(1) ?? '?'} s`;
-const x = (ratio: number) => `${ratio.toFixed(2)}×`;
-
 function machine(): string[] {
   let osName = `${os.type()} ${os.release()}`;
   try {
@@ -47,20 +41,6 @@ function machine(): string[] {
     `- Node: ${process.version}`,
     `- Date: ${new Date().toISOString()}`,
   ];
-}
-
-interface Row {
-  measure: string;
-  values: string[];
-  median: string;
-  goal: string;
-  met: string;
-}
-
-function table(rows: Row[], runs: number): string {
-  const header = ['measure', ...Array.from({ length: runs }, (_, i) => `run ${i + 1}`), `median of ${runs}`, 'goal', 'met'];
-  const lines = [header, header.map(() => '---'), ...rows.map((r) => [r.measure, ...r.values, r.median, r.goal, r.met])];
-  return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
 /** What the bench measured, and the settings results.md describes. */
@@ -82,7 +62,7 @@ export interface BenchResults {
 }
 
 /** The seeds' runs by scenario, in the order they ran. */
-function bySeededScenario(seedRuns: BenchResults['seedRuns']): Map<Scenario, BenchResults['seedRuns']> {
+export function bySeededScenario(seedRuns: BenchResults['seedRuns']): Map<Scenario, BenchResults['seedRuns']> {
   const by = new Map<Scenario, BenchResults['seedRuns']>();
   for (const run of seedRuns) {
     const runs = by.get(run.scenario);
@@ -90,142 +70,6 @@ function bySeededScenario(seedRuns: BenchResults['seedRuns']): Map<Scenario, Ben
     else by.set(run.scenario, [run]);
   }
   return by;
-}
-
-/** The table the bench prints, with its footnote; results.md shows it too. */
-export function summaryTable({ scenarios, results, seedRuns, selfTests, selfTestNote, runs }: BenchResults): string {
-  const rows: Row[] = [];
-  const plain = results.get('plain');
-  const plainMedian = plain ? median(plain.map((r) => r.wallMs)) : NaN;
-  for (const scenario of scenarios) {
-    const rs = results.get(scenario.key)!;
-    const wall = median(rs.map((r) => r.wallMs));
-    rows.push({ measure: `${scenario.label}: wall time (s)`, values: rs.map((r) => `${s(r.wallMs)}${mark(r)}`), median: s(wall), goal: '', met: '' });
-    rows.push({
-      measure: `${scenario.label}: HTTP requests (server count)`,
-      values: rs.map((r) => String(r.requests)),
-      median: String(median(rs.map((r) => r.requests))),
-      goal: `every run ≤ ${REQUESTS_GOAL}`,
-      met: rs.every((r) => r.requests <= REQUESTS_GOAL) ? 'yes' : '**no**',
-    });
-    rows.push({
-      measure: `${scenario.label}: groups created (server count)`,
-      values: rs.map((r) => String(r.groups)),
-      median: String(median(rs.map((r) => r.groups))),
-      goal: `every run ≤ ${GROUPS_GOAL}`,
-      met: rs.every((r) => r.groups <= GROUPS_GOAL) ? 'yes' : '**no**',
-    });
-    if (scenario.goal && plain) {
-      const ratio = wall / plainMedian;
-      rows.push({
-        measure: `${scenario.label}: ÷ plain run`,
-        values: rs.map((r, i) => (plain[i] ? x(r.wallMs / plain[i].wallMs) : '')),
-        median: x(ratio),
-        goal: `≤ ${scenario.goal.toFixed(2)}×`,
-        met: ratio <= scenario.goal ? 'yes' : '**no**',
-      });
-      // Only where latency was added: the chain's requests each cost the added latency, and nothing else of the plain run can hide them.
-      if (scenario.server.latencyMs !== undefined) {
-        // The seconds the latency added, beside the ratio: a faster plain run raises the ratio of the same added seconds.
-        rows.push({
-          measure: `${scenario.label}: − plain run (s)`,
-          values: rs.map((r, i) => (plain[i] ? s(r.wallMs - plain[i].wallMs) : '')),
-          median: s(wall - plainMedian),
-          goal: '',
-          met: '',
-        });
-        const plainLatency = median(plain.map((r) => r.medianLatencyMs));
-        const bound = (r: RunResult) => (plainMedian + r.longestTest.chain * Math.max(0, r.medianLatencyMs - plainLatency)) / plainMedian;
-        rows.push({
-          measure: `${scenario.label}: lowest ÷ plain its longest test chain allows`,
-          values: rs.map((r) => `${x(bound(r))} (chain ${r.longestTest.chain})`),
-          median: x(median(rs.map(bound))),
-          goal: '',
-          met: '',
-        });
-        // A worker runs one test at a time: however the tests are spread, each worker waits out, on average, its share of
-        // every test's chain. What that adds to the plain run where none of it overlaps the kit's own work, as a ratio.
-        const workers = scenario.workers ?? KIT_WORKERS;
-        const chains = (r: RunResult) => r.tests.reduce((sum, t) => sum + (t.requests?.chain ?? 0), 0);
-        const spread = (r: RunResult) => (chains(r) / workers) * Math.max(0, r.medianLatencyMs - plainLatency);
-        rows.push({
-          measure: `${scenario.label}: the tests' chains, spread over ${workers} workers (s)`,
-          values: rs.map((r) => `${s(spread(r))} (${chains(r)} ÷ ${workers})`),
-          median: s(median(rs.map(spread))),
-          goal: '',
-          met: '',
-        });
-        rows.push({
-          measure: `${scenario.label}: plain run + the tests' chains, ÷ plain run`,
-          values: rs.map((r) => x((plainMedian + spread(r)) / plainMedian)),
-          median: x(median(rs.map((r) => (plainMedian + spread(r)) / plainMedian))),
-          goal: '',
-          met: '',
-        });
-      }
-    }
-    if (scenario.goalPlusMs !== undefined && plain) {
-      const extra = wall - plainMedian;
-      rows.push({
-        measure: `${scenario.label}: − plain run (s)`,
-        values: rs.map((r, i) => (plain[i] ? s(r.wallMs - plain[i].wallMs) : '')),
-        median: s(extra),
-        goal: `≤ +${s(scenario.goalPlusMs)}`,
-        met: extra <= scenario.goalPlusMs ? 'yes' : '**no**',
-      });
-    }
-    rows.push({ measure: `${scenario.label}: floor (s)`, values: rs.map((r) => s(r.floorMs)), median: s(median(rs.map((r) => r.floorMs))), goal: '', met: '' });
-    rows.push({
-      measure: `${scenario.label}: run ÷ floor`,
-      values: rs.map((r) => x(r.wallMs / r.floorMs)),
-      median: x(median(rs.map((r) => r.wallMs / r.floorMs))),
-      goal: '',
-      met: '',
-    });
-  }
-  for (const [scenario, runsOfSeeds] of bySeededScenario(seedRuns)) {
-    const label = `${scenario.label}, seeds 1–${runsOfSeeds.length} (one run each)`;
-    const range = (values: number[]) => `${Math.min(...values)}–${Math.max(...values)}`;
-    const requests = runsOfSeeds.map((r) => r.result.requests);
-    const groups = runsOfSeeds.map((r) => r.result.groups);
-    rows.push({
-      measure: `${label}: HTTP requests, lowest–highest`,
-      values: Array.from({ length: runs }, () => ''),
-      median: `${range(requests)} (median ${median(requests)})`,
-      goal: `every run ≤ ${REQUESTS_GOAL}`,
-      met: requests.every((n) => n <= REQUESTS_GOAL) ? 'yes' : `**no** (${requests.filter((n) => n > REQUESTS_GOAL).length} of ${requests.length})`,
-    });
-    rows.push({
-      measure: `${label}: groups created, lowest–highest`,
-      values: Array.from({ length: runs }, () => ''),
-      median: range(groups),
-      goal: `every run ≤ ${GROUPS_GOAL}`,
-      met: groups.every((n) => n <= GROUPS_GOAL) ? 'yes' : `**no** (${groups.filter((n) => n > GROUPS_GOAL).length} of ${groups.length})`,
-    });
-  }
-  if (selfTests.length) {
-    const wall = median(selfTests.map((m) => m.wallMs));
-    const shown = (m: SelfTestResult) => `${m.timedOut ? `> ${s(m.wallMs)} (stopped)` : s(m.wallMs)}${mark(m)}`;
-    const mid = [...selfTests].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(selfTests.length / 2)];
-    rows.push({
-      measure: '`npm test` (CI=1, 2 workers): wall time (s)',
-      values: Array.from({ length: runs }, (_, i) => (selfTests[i] ? shown(selfTests[i]) : '')),
-      median: `${shown(mid)}${selfTests.length < runs ? ` (${selfTests.length} run${selfTests.length > 1 ? 's' : ''})` : ''}`,
-      goal: `≤ ${SELF_TEST_GOAL_S} s`,
-      met: !mid.timedOut && mid.code === 0 && wall / 1000 <= SELF_TEST_GOAL_S ? 'yes' : '**no**',
-    });
-  } else {
-    rows.push({
-      measure: '`npm test` (CI=1, 2 workers): wall time (s)',
-      values: Array.from({ length: runs }, () => ''),
-      median: selfTestNote,
-      goal: `≤ ${SELF_TEST_GOAL_S} s`,
-      met: 'n/a',
-    });
-  }
-  const footnote =
-    '† other processes on the machine used more than half a core on average during that run (see Details): the figure is slower than the kit alone.';
-  return `${table(rows, runs)}\n\n${footnote}`;
 }
 
 /** bench/results.md: the machine, the table, how the floor is computed, and each scenario's details. */

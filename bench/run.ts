@@ -27,7 +27,8 @@ import type { RequestStats } from '../client/request-stats';
 import { ROOT, runTimed, type RunResult, type Scenario, type SelfTestResult, type TestFigures } from './measure';
 
 export type { RunResult, Scenario, SelfTestResult };
-import { cpu, disturbed, median, resultsMarkdown, s, summaryTable, type BenchResults } from './report';
+import { cpu, disturbed, median, resultsMarkdown, s, type BenchResults } from './report';
+import { summaryTable } from './summary-table';
 
 // ---------------------------------------------------------------- settings
 

@@ -17,6 +17,7 @@ import { ApiError, badRequest, defaultHooks, type HookContext, type Operation, t
 import { referenceUsers, type ReferenceUser } from './config';
 import { GroupStore, monotonicClock, preloadGroups, TokenBuckets, type Clock, type PreloadSettings } from './store';
 import { onTheWire } from './wire';
+import { ClientGone, readBody, splitTarget } from './read-request';
 
 export type { ReferenceUser, ReferenceToken, TokenRole } from './config';
 export { defaultHooks, ApiError } from './behaviour';
@@ -72,21 +73,6 @@ interface Outcome {
   headers?: Record<string, string>;
 }
 
-/** The request target split by hand: `new URL('//x/...')` would read a host out of the path. */
-function splitTarget(target: string): { path: string; query: URLSearchParams } {
-  if (/^https?:\/\//i.test(target)) {
-    try {
-      const url = new URL(target);
-      return { path: url.pathname, query: url.searchParams };
-    } catch {
-      return { path: target, query: new URLSearchParams() };
-    }
-  }
-  const q = target.indexOf('?');
-  if (q < 0) return { path: target, query: new URLSearchParams() };
-  return { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
-}
-
 function tokenDirectory(users: ReferenceUser[]): Map<string, Principal> {
   const tokens = new Map<string, Principal>();
   for (const user of users) {
@@ -98,43 +84,6 @@ function tokenDirectory(users: ReferenceUser[]): Map<string, Principal> {
     }
   }
   return tokens;
-}
-
-type BodyRead = { ok: true; raw: Buffer } | { ok: false; tooLarge: true };
-
-class ClientGone extends Error {}
-
-/** Buffers up to `limit` bytes; past it, stops buffering and answers at once. */
-function readBody(req: http.IncomingMessage, limit: number): Promise<BodyRead> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, tooLarge: true });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (result: BodyRead | Error) => {
-      if (done) return;
-      done = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-      if (result instanceof Error) reject(result);
-      else resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) finish({ ok: false, tooLarge: true });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => finish({ ok: true, raw: Buffer.concat(chunks) });
-    const onError = () => finish(new ClientGone());
-    const onAborted = () => finish(new ClientGone());
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
-  });
 }
 
 export async function startReferenceServer(options: ReferenceOptions = {}): Promise<ReferenceServer> {

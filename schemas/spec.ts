@@ -21,7 +21,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 type Responses = Record<string, { $ref?: string; 'x-error-kind'?: string }>;
 export const OPENAPI_PATH = path.join(__dirname, '..', 'spec', 'openapi.yaml');
 let document: Record<string, unknown> | undefined;
-/** spec/openapi.yaml, parsed once per process and shared (schemas/index.ts compiles from it): nobody writes to it. */
+/** spec/openapi.yaml, parsed once per process and shared (schemas/compile.ts compiles from it): nobody writes to it. */
 export const openapiDocument = () => (document ??= parseYaml(readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>);
 
 function resolve(ref: string): unknown {

@@ -14,7 +14,8 @@ import { test, expect } from '@playwright/test';
 import { referenceTokens } from '../reference/config';
 import { loadCatalogue } from '../schemas/requirements';
 import { NGINX, NGINX_INSTALL_HINT, nginxInstalled, startNginx, type NginxSite } from './nginx';
-import { expectFailsExactly, expectLegitimate, runSuites, type Front } from './suite-run';
+import { runSuites, type Front } from './suite-run';
+import { expectFailsExactly, expectLegitimate } from './suite-run-expect';
 
 const levels = new Map(loadCatalogue().requirements.map((r) => [r.id, r.level]));
 const isMust = (id: string | undefined) => levels.get(id ?? '') === 'MUST';

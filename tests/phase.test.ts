@@ -17,7 +17,7 @@ import { Api } from '../suites/api';
 import { KIT_WORKERS, loadConfig } from '../config';
 import { buildDataset } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { listWithExtraLag } from '../reference/variants';
+import { listWithExtraLag } from '../reference/lag-variants';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
 import { keptRunEnv, readJson, referenceTokenEnv, runPlaywright } from './harness';
 

@@ -9,10 +9,13 @@
  * without its profile, with no mismatch named.
  */
 import { test, expect } from '@playwright/test';
-import { ONE_ID_FILTER, PROFILE_VARIANTS } from '../reference/profile-variants';
-import { listWithExtraLag } from '../reference/variants';
+import { PROFILE_VARIANTS } from '../reference/profile-variants';
+import { ONE_ID_FILTER } from '../reference/profile-variants/list';
+import { listWithExtraLag } from '../reference/lag-variants';
 import { profileFromOverride } from '../schemas/profile';
-import { expectComplete, inBatches, mustFindings, type BatchEntry, type SuiteRun } from './suite-run';
+import { inBatches, type BatchEntry } from './suite-run';
+import type { SuiteRun } from './suite-run-read';
+import { expectComplete, mustFindings } from './suite-run-expect';
 
 type MismatchItem = { kind: 'variant'; variant: (typeof PROFILE_VARIANTS)[number] } | { kind: 'lateChannels' } | { kind: 'oneIdFilter' };
 

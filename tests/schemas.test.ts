@@ -70,7 +70,7 @@ test('every schema under components/schemas compiles in strict mode', () => {
 });
 
 test("every schema under components/schemas and the reference profile's $defs are valid JSON Schema 2020-12", () => {
-  // The validators skip this check when they register a schema (schemas/index.ts): it is made here, once.
+  // The validators skip this check when they register a schema (schemas/compile.ts): it is made here, once.
   for (const [name, schema] of Object.entries(openapi.components?.schemas ?? {})) expect(metaSchemaErrors(schema), name).toBeUndefined();
   expect(metaSchemaErrors({ $defs: loadProfile(undefined).$defs }), 'profile.yaml $defs').toBeUndefined();
   // And the check can fail: a bound of the wrong type.

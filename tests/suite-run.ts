@@ -1,6 +1,8 @@
 /**
  * Runs the conformance suites against a reference server started with given hooks (a mutant, a
- * variant, or none) and reads what failed. Shared by tests/mutants.test.ts and tests/variants.test.ts.
+ * variant, or none), alone or several in one Playwright run, and reads what failed
+ * (tests/suite-run-read.ts). Shared by the matrices: tests/mutants.test.ts, tests/variants.test.ts and others;
+ * what they assert of a run is tests/suite-run-expect.ts.
  *
  * Each run starts its server in this worker (port 0, short snapshot lag, no rate limit) and the
  * suites in a child process with a fixed seed, so outcomes are deterministic. The child runs on one
@@ -9,16 +11,16 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { test } from '@playwright/test';
 import { datasetFile } from '../suites/dataset';
 import { referenceTokens, TOKEN_ROLES } from '../reference/config';
 import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../reference/server';
-import { loadCatalogue } from '../schemas/requirements';
-import { cleanEnv, recordedOf, ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
+import { cleanEnv, ROOT } from './harness';
+import { readReport, readRun, type SuiteRun } from './suite-run-read';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
@@ -33,61 +35,6 @@ export const RUN = {
   numRuns: 10,
   workers: 1,
 } as const;
-
-const catalogue = loadCatalogue();
-const levelOf = new Map(catalogue.requirements.map((r) => [r.id, r.level]));
-
-export interface TestOutcome {
-  title: string;
-  requirement: string | undefined;
-  /**
-   * How the test ended, as the kit's reporters read it (its result): a timeout is a failure. Not Playwright's
-   * expectation, which the matrix sets on a failed test to keep its worker (suites/fixtures.ts, keepWorker).
-   */
-  status: 'failed' | 'passed' | 'skipped';
-  /** Failure.check of each evidence attachment of a failed test. */
-  failingChecks: string[];
-  /** Checks the test applied (annotations of type "check"). */
-  appliedChecks: string[];
-  /** Requirements whose failure blocked this test. */
-  blockedBy: string[];
-  /** Findings this test attributed to the requirements that own them: { requirement, check }. */
-  findings: { requirement: string; check: string }[];
-  /** The profile setting a not-assessable test names. */
-  profileMismatch: string | undefined;
-  /** Why a skipped test was not judged, as its skip annotation says. */
-  skipReason: string | undefined;
-  error: string;
-}
-
-export interface SuiteRun {
-  tests: TestOutcome[];
-  /** Requirement IDs with a failed test, or a finding another test attributed to them. */
-  fails: string[];
-  checks: string[];
-  /** MUST requirements with a test that was blocked or not assessable. */
-  mustNotJudged: string[];
-  /** The verdict of the run's conformance.json, as the kit's own reporter wrote it. */
-  verdict: string | undefined;
-  firstReason: string | null | undefined;
-  /** The name of the profile the kit ran with, as conformance.json states it. */
-  profileName: string | undefined;
-  errors: string[];
-  exitCode: number | null;
-  /** The run's console (the kit's, or Playwright's list: RunOptions.console); empty for a batch, which has none. */
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  /** Worker processes this server's tests ran in (Playwright's workerIndex): one more for each restart after a failed test. */
-  workerIndexes: number[];
-  /**
-   * Groups the run left on the server carrying its prefix nowhere: in the Name, or where the Name is what
-   * a request tested (left out, empty, of another type), in the Title. A lenient server creates what a bad request held.
-   */
-  unprefixedGroups: string[];
-}
-
-export const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 /** The child's environment: clean of the developer's settings, pointing at this server with the reference tokens. */
 function childEnv(baseURL: string, runId: string, work: string): NodeJS.ProcessEnv {
@@ -116,24 +63,6 @@ function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function outcomes(tests: ReportedTest[]): TestOutcome[] {
-  return tests.map((t) => {
-    const recorded = recordedOf(t);
-    return {
-      title: t.title,
-      requirement: recorded.requirement ?? undefined,
-      status: t.result?.status === 'passed' ? 'passed' : !t.result || t.result.status === 'skipped' ? 'skipped' : 'failed',
-      failingChecks: recorded.evidence.map((e) => e.check),
-      appliedChecks: recorded.checks,
-      blockedBy: recorded.blockedBy,
-      findings: recorded.findings.map((f) => ({ requirement: f.requirement, check: f.failure.check })),
-      profileMismatch: recorded.profileMismatch,
-      skipReason: t.annotations.findLast((a) => a.type === 'skip')?.description,
-      error: (t.result?.error?.message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0],
-    };
   });
 }
 
@@ -196,52 +125,6 @@ export async function runSuites(
     rmSync(work, { recursive: true, force: true });
     rmSync(path.dirname(datasetFile(runId)), { recursive: true, force: true });
   }
-}
-
-/** The child's Playwright JSON report; none is the child's crash, said with the end of its stderr. */
-function readReport(work: string, code: number | null, stderr: string): JsonReport {
-  const reportFile = path.join(work, 'report.json');
-  if (!existsSync(reportFile)) throw new Error(`the suites wrote no JSON report (exit ${code}):\n${stderr.slice(-2000)}`);
-  return JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport;
-}
-
-/** One server's run, from its tests of the JSON report and the conformance.json of its report folder. */
-function readRun(
-  report: JsonReport,
-  reportDir: string,
-  target: { groups(): { Name: string; Title: string }[] },
-  runId: string,
-  child: { exitCode: number | null; stdout?: string; stderr: string; started: number; target?: string },
-): SuiteRun {
-  const reported = testsOfReport(report).filter((t) => child.target === undefined || t.describes[0] === child.target);
-  const tests = outcomes(reported);
-  const failed = tests.filter((t) => t.status === 'failed');
-  const findings = tests.flatMap((t) => t.findings);
-  const conformance = path.join(reportDir, 'conformance.json');
-  const summary = existsSync(conformance)
-    ? (JSON.parse(readFileSync(conformance, 'utf8')) as { verdict?: string; firstReason?: string | null; profile?: { name?: string } })
-    : undefined;
-  return {
-    verdict: summary?.verdict,
-    firstReason: summary?.firstReason,
-    profileName: summary?.profile?.name,
-    tests,
-    fails: sorted([...failed.map((t) => t.requirement ?? `(no requirement: ${t.title})`), ...findings.map((f) => f.requirement)]),
-    checks: sorted([...failed.flatMap((t) => t.failingChecks), ...findings.map((f) => f.check)]),
-    mustNotJudged: sorted(
-      tests.filter((t) => (t.blockedBy.length || t.profileMismatch) && levelOf.get(t.requirement ?? '') === 'MUST').map((t) => t.requirement!),
-    ),
-    errors: (report.errors ?? []).map((e) => e.message ?? String(e)),
-    exitCode: child.exitCode,
-    stdout: child.stdout ?? '',
-    stderr: child.stderr,
-    durationMs: performance.now() - child.started,
-    workerIndexes: [...new Set(reported.flatMap((t) => (t.result ? [t.result.workerIndex] : [])))].sort((a, b) => a - b),
-    unprefixedGroups: target
-      .groups()
-      .filter((g) => !g.Name.startsWith(`agc-${runId}-`) && !g.Title.startsWith(`agc-${runId}-`))
-      .map((g) => JSON.stringify(g)),
-  };
 }
 
 /** As short as the kit's own run ids: every Name the kit creates starts with it, and Names have a length limit. */
@@ -360,55 +243,4 @@ export function inBatches<T>(
       }
     });
   }
-}
-
-/** Every assessed requirement must have run: a run that lost tests would fail nothing and pass. */
-export function expectComplete(run: SuiteRun): void {
-  expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);
-  // Whatever the server accepted, what the kit made it create is the run's: the prefix in its Name, or its Title where the Name was tested.
-  expect(run.unprefixedGroups, 'groups the run created without its prefix').toEqual([]);
-  const ran = new Set(run.tests.map((t) => t.requirement));
-  const missing = catalogue.requirements.filter((r) => r.level !== 'NOT-ASSESSED' && !ran.has(r.id)).map((r) => r.id);
-  expect(missing, 'requirements with no test in the run').toEqual([]);
-}
-
-const isMust = (id: string | undefined) => levelOf.get(id ?? '') === 'MUST';
-
-/** MUST requirements the run failed, or that a finding named: what a legitimate server must never get. */
-export function mustFindings(run: SuiteRun): { failed: string[]; attributed: string[] } {
-  return {
-    failed: run.tests.filter((t) => t.status === 'failed' && isMust(t.requirement)).map((t) => `${t.requirement}: ${t.error}`),
-    attributed: run.tests.flatMap((t) =>
-      t.findings.filter((f) => isMust(f.requirement)).map((f) => `${f.requirement} (found by ${t.requirement}): ${f.check}`),
-    ),
-  };
-}
-
-/**
- * A legitimate server's run: complete, no MUST failed or named by a finding, none left unjudged, and
- * the verdict conformant. Failed SHOULDs are warnings; they are noted on the test.
- */
-export function expectLegitimate(run: SuiteRun, why: string): void {
-  expectComplete(run);
-  const warnings = run.tests.filter((t) => t.status === 'failed' && !isMust(t.requirement)).map((t) => t.requirement);
-  if (warnings.length) test.info().annotations.push({ type: 'warnings', description: warnings.join(', ') });
-  expect({ ...mustFindings(run), notJudged: run.mustNotJudged }, why).toEqual({ failed: [], attributed: [], notJudged: [] });
-  expect(run.verdict, `the verdict of conformance.json (first reason: ${run.firstReason})`).toBe('conformant');
-}
-
-/** A run that found one deviation: it completed without errors and failed exactly these requirements, each failing test's error shown if not. */
-export function expectFailsExactly(run: SuiteRun, ids: string[]): void {
-  expect(run.errors, `the conformance run reported errors\n${run.stderr.slice(-2000)}`).toEqual([]);
-  test
-    .info()
-    .annotations.push(
-      { type: 'fails', description: run.fails.join(', ') },
-      { type: 'checks', description: run.checks.join(', ') },
-      { type: 'first-reason', description: String(run.firstReason) },
-    );
-  const why = run.tests
-    .filter((t) => t.status === 'failed')
-    .map((t) => `${t.requirement}: ${t.error}`)
-    .join('\n');
-  expect(run.fails, why).toEqual(ids);
 }

@@ -8,10 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { VARIANTS, VARIANTS_TABLE_PATH, renderVariantsTable } from '../reference/variants';
+import { VARIANTS } from '../reference/variants';
+import { VARIANTS_TABLE_PATH, renderVariantsTable } from '../reference/variants-table';
 import { MUTANTS } from '../reference/mutants';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { expectLegitimate, inBatches } from './suite-run';
+import { inBatches } from './suite-run';
+import { expectLegitimate } from './suite-run-expect';
 import { ROOT } from './harness';
 
 const SPEC = readFileSync(path.join(ROOT, 'spec', 'asset-group-interface.md'), 'utf8');
