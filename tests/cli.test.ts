@@ -217,7 +217,7 @@ test('agc --help lists every option of run and merge, and the exit codes', async
   ])
     expect(run.stdout).toContain(option);
   for (const [code, meaning] of EXIT_LINES) expect(run.stdout).toContain(`  ${code}  ${meaning}`);
-  const source = readFileSync(path.join(ROOT, 'bin', 'agc.mjs'), 'utf8');
+  const source = readFileSync(path.join(ROOT, 'bin', 'options.mjs'), 'utf8');
   const declared = [...source.matchAll(/^ {2}'?([a-z-]+)'?: \{ type:/gm)].map((m) => `--${m[1]}`);
   expect(declared.length).toBeGreaterThan(10);
   for (const option of declared) expect(run.stdout, `${option} is declared but not in --help`).toContain(option);
