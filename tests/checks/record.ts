@@ -15,7 +15,7 @@ import { referenceTokens, TOKEN_ROLES, type TokenRole } from '../../reference/co
 import { findMutant } from '../../reference/mutants';
 import { startReferenceServer, type ReferenceOptions } from '../../reference/server';
 import { SPEC_VERSION } from '../../schemas/spec';
-import { NAME_PROBES, PADDED, SENT } from './sent';
+import { NAME_PROBES, PADDED, PAGE_SIZE, SENT } from './sent';
 
 const OUT = path.join(__dirname, 'exchanges');
 /** The tokens of this recording (main sets them). */
@@ -96,13 +96,12 @@ async function reference(r: Recorder): Promise<void> {
   await r.create('createBad', { Name: 42 });
   await r.list('all');
   await r.list('byIds', byIds(ids));
-  await r.list('page1', byIds(ids, { PageNumber: 1, PageSize: 2 }));
-  await r.list('page2', byIds(ids, { PageNumber: 2, PageSize: 2 }));
-  await r.list('pastEnd', byIds(ids, { PageNumber: 3, PageSize: 2 }));
+  await r.list('page1', byIds(ids, { PageNumber: 1, PageSize: PAGE_SIZE }));
+  await r.list('page2', byIds(ids, { PageNumber: 2, PageSize: PAGE_SIZE }));
+  await r.list('pastEnd', byIds(ids, { PageNumber: 3, PageSize: PAGE_SIZE }));
   await r.list('pageSize0', byIds(ids, { PageSize: 0 }));
   await r.list('pageSizeAboveMax', byIds(ids, { PageSize: 101 }));
   await r.list('noSuchSpace', { Filter: { AssetSpaceId: 'no-such-space' } });
-  await r.list('byName', { Filter: { Name: 'unit' } });
   await r.list('byType', { Filter: { GroupType: 'AIGC' } });
   await r.list('wildcard', { Filter: { Name: '%' } });
   for (const [key, name] of Object.entries(NAME_PROBES)) await r.list(`name.${key}`, { Filter: { Name: name } });
@@ -188,26 +187,38 @@ const SESSIONS: Session[] = [
       for (const [key, name] of Object.entries(NAME_PROBES)) await r.list(`name.${key}`, { Filter: { Name: name } });
     },
   },
-  { name: 'pageOneTooMany', options: { lagMs: 0 }, run: async (r) => void (await r.list('page1', byIds(await r.three(), { PageNumber: 1, PageSize: 2 }))) },
+  {
+    name: 'pageOneTooMany',
+    options: { lagMs: 0 },
+    run: async (r) => void (await r.list('page1', byIds(await r.three(), { PageNumber: 1, PageSize: PAGE_SIZE }))),
+  },
   { name: 'pagingEchoesZeroWhenOmitted', run: plainList },
-  { name: 'totalCountOfPage', options: { lagMs: 0 }, run: async (r) => void (await r.list('page1', byIds(await r.three(), { PageNumber: 1, PageSize: 2 }))) },
+  {
+    name: 'totalCountOfPage',
+    options: { lagMs: 0 },
+    run: async (r) => void (await r.list('page1', byIds(await r.three(), { PageNumber: 1, PageSize: PAGE_SIZE }))),
+  },
   { name: 'totalCountPlusOne', options: { lagMs: 0 }, run: async (r) => void (await r.list('byIds', byIds(await r.three()))) },
   {
     name: 'pagesOverlapByOne',
     options: { lagMs: 0 },
     run: async (r) => {
       const ids = await r.three();
-      await r.list('page1', byIds(ids, { PageNumber: 1, PageSize: 2 }));
-      await r.list('page2', byIds(ids, { PageNumber: 2, PageSize: 2 }));
+      await r.list('page1', byIds(ids, { PageNumber: 1, PageSize: PAGE_SIZE }));
+      await r.list('page2', byIds(ids, { PageNumber: 2, PageSize: PAGE_SIZE }));
     },
   },
   {
     name: 'pastEndShowsLastPage',
     options: { lagMs: 0 },
-    run: async (r) => void (await r.list('pastEnd', byIds(await r.three(), { PageNumber: 3, PageSize: 2 }))),
+    run: async (r) => void (await r.list('pastEnd', byIds(await r.three(), { PageNumber: 3, PageSize: PAGE_SIZE }))),
   },
   { name: 'pagingNotValidated', options: { lagMs: 0 }, run: async (r) => void (await r.list('pageSize0', byIds(await r.three(), { PageSize: 0 }))) },
-  { name: 'pagesShortByOne', options: { lagMs: 0 }, run: async (r) => void (await r.list('page1', byIds(await r.three(), { PageNumber: 1, PageSize: 2 }))) },
+  {
+    name: 'pagesShortByOne',
+    options: { lagMs: 0 },
+    run: async (r) => void (await r.list('page1', byIds(await r.three(), { PageNumber: 1, PageSize: PAGE_SIZE }))),
+  },
   { name: 'offsetTimesPageSize', options: { lagMs: 0 }, run: async (r) => void (await r.list('byIds', byIds(await r.three()))) },
   {
     name: 'unfilteredListIgnoresUser',
