@@ -1,0 +1,4 @@
+import { caseTests } from './case';
+import { CASES } from './cases/preconditions';
+
+caseTests('preconditions', CASES);

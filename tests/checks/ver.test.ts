@@ -1,0 +1,4 @@
+import { caseTests } from './case';
+import { CASES } from './cases/ver';
+
+caseTests('VER', CASES);
