@@ -4,7 +4,8 @@ import dotenv from 'dotenv';
 import type { FullConfig } from '@playwright/test/reporter';
 import { evidenceBytes } from '../client/evidence';
 import { networkProblems } from '../client/network';
-import { tokenSourcesFromEnv, TokenSourceError } from '../client/token-source';
+import { TokenSourceError } from '../client/token-source';
+import { tokenSourcesFromEnv } from '../client/token-env';
 
 // A .env beside the kit is read once, and never overrides what the environment already says.
 dotenv.config({ path: path.resolve(__dirname, '..', '.env'), quiet: true });

@@ -8,7 +8,8 @@ import type { KitConfig, TokenRole } from './index';
 import type { Exchange } from '../client/exchange';
 import { markTargetGone } from '../client/run-dir';
 import { BROKER_KEY, BROKER_URL, ownerStore, startBroker, tokenStore, useTokenStore, type Held, type TokenStore } from '../client/token-broker';
-import { fetchToken, TokenSourceError, tokenSourcesFromEnv } from '../client/token-source';
+import { fetchToken, TokenSourceError } from '../client/token-source';
+import { tokenSourcesFromEnv } from '../client/token-env';
 
 export { TokenSourceError } from '../client/token-source';
 

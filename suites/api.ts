@@ -7,113 +7,31 @@
 import { randomBytes } from 'node:crypto';
 import { spendCreate, spendRequest } from '../client/budget';
 import { type KitConfig, type TokenRole, TOKEN_VARIABLES } from '../config';
-import { USER_AGENT, type Exchange, type SendOptions } from '../client/exchange';
+import { type Exchange, type SendOptions } from '../client/exchange';
 import type { OperationId } from './checks';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';
 import { redactTokens } from '../client/redact';
 import { exchangeLogDir, logExchange } from '../client/exchange-log';
 import { requestStats, type RequestStats, type Span } from '../client/request-stats';
 import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
-import { SPEC_PATH, SPEC_VERSION } from '../schemas/spec';
 import { ReadCache } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
 import { eachIdAlone, listBody, type ListQuery } from './list-body';
-import { filterPointer, readPointer, type Profile } from '../schemas/profile';
+import { type Profile } from '../schemas/profile';
 import { currentToken, sendWithFetched } from '../config/tokens';
+import { identityOf, plainReadOf, RawBody, requestKey, settledRead, VERSION, type CallOptions, type Read } from './call';
+import { inTurn, seenBy, throttledTokens, tokenOfRun } from './worker-state';
 
-export { BudgetError } from '../client/budget';
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
-export { askedOf, eachIdAlone, listBody, nthPage, type ListQuery } from './list-body';
-export { redactTokens } from '../client/redact';
-export { longestChain, type RequestStats } from '../client/request-stats';
-export { RATE_LIMITED_REASON, rateLimitedOut, retryAfterMs, type RetryCounts } from '../client/retry';
+export { askedOf, listBody, nthPage, type ListQuery } from './list-body';
+export { type RequestStats } from '../client/request-stats';
+export { RATE_LIMITED_REASON, rateLimitedOut, type RetryCounts } from '../client/retry';
 
-/** The Version every request of the kit sends. */
-export const VERSION = SPEC_VERSION;
-
-/** A body to send as is (malformed JSON, odd encodings) rather than JSON-encoded. */
-export class RawBody {
-  constructor(readonly text: string) {}
-}
-
-export interface CallOptions {
-  /** Which configured token to send as `Bearer <token>`; null sends no Authorization header. */
-  as?: TokenRole | null;
-  /** Sends this exact Authorization header; `shown` is what evidence records instead of it. */
-  authorization?: { value: string; shown: string };
-  version?: string | null;
-  contentType?: string | null;
-  /** undefined: the kit's User-Agent (exchange.ts USER_AGENT); null: no User-Agent header at all. */
-  userAgent?: string | null;
-  /** Cookies to send (`name=value` pairs): only AUTH-01's replay of what the target set. The kit has no cookie jar. */
-  cookies?: string[];
-  /** Sent even when the same settled read was answered before (see shareSettledReads): what VIS-02 asks is whether a later read still shows it. */
-  fresh?: boolean;
-  /**
-   * A shared request asked again on purpose (VIS-02's reads in a row): each round is a request of its own, not the
-   * answer to the same one. Part of what tells shared requests apart, never sent.
-   */
-  round?: number;
-  /**
-   * The same request, whatever it is answered, is sent by another test too (an unknown Action: VER-04
-   * and INPUT-05): sent once per run, each test judging the one answer for what it asks. Requests are
-   * told apart by what evidence shows of their Authorization header (`shown`), never by its value.
-   */
-  shared?: boolean;
-}
-
-/**
- * Group Ids each token has been shown in a list, in this worker, per run (one worker of the kit's own
- * matrices judges several runs): a group missing from a later list is only "lost" (VIS-02) if that
- * token saw it before.
- */
-const seen = new Map<string, Map<TokenRole, Set<string>>>();
-const seenIn = (runId: string) => seen.get(runId) ?? seen.set(runId, new Map()).get(runId)!;
-export const seenBy = (runId: string, role: TokenRole): Set<string> => {
-  const roles = seenIn(runId);
-  return roles.get(role) ?? roles.set(role, new Set()).get(role)!;
-};
-/** Whether any token has been shown this group in a list of the run: from then on it is in the snapshot for good. */
-export const seenByAny = (runId: string, id: string): boolean => [...seenIn(runId).values()].some((ids) => ids.has(id));
-
-/**
- * Tokens the target has throttled creates of, in this worker, per run. From then on their creates go
- * one at a time, each waiting out its Retry-After before the next is sent: retries that raced each
- * other would keep losing the target's few slots and give up.
- */
-const throttledTokens = new Set<string>();
-const turns = new Map<string, Promise<void>>();
-const tokenOfRun = (runId: string, role: TokenRole) => `${runId}\u0000${role}`;
-
-async function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = turns.get(key) ?? Promise.resolve();
-  let release!: () => void;
-  turns.set(
-    key,
-    previous.then(() => new Promise<void>((resolve) => (release = resolve))),
-  );
-  await previous;
-  try {
-    return await task();
-  } finally {
-    release();
-  }
-}
+export { RawBody, VERSION, type CallOptions, type Read } from './call';
+export { seenBy, seenByAny } from './worker-state';
 
 /** What a shared request's askers may take from each other: any answer but one that says to wait and ask again. */
 const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !isThrottled(exchange);
-
-/** The Service and Region an answer's envelope names, if it names a Service. */
-function identityOf(exchange: Exchange): Api['identity'] {
-  const meta = (exchange.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata;
-  return typeof meta?.Service === 'string' ? { Service: meta.Service, Region: meta.Region } : undefined;
-}
-
-/** One answer of a list by Ids, with the query it answers (Api.listByIds). */
-export interface Read {
-  query: ListQuery;
-  exchange: Exchange;
-}
 
 /** Sends the kit's requests; what it keeps of them is their figures, and who the target said it is. */
 export class Api {
@@ -169,13 +87,7 @@ export class Api {
    * PAGE-04's, the model's and a property's); each judges the one answer instead of asking again.
    */
   shareSettledReads(profile: Profile, listedBefore: (id: string) => boolean): void {
-    const idsAt = filterPointer(profile.list, profile.list.filters.groupIds);
-    this.isSettled = (body) => {
-      const asked = readPointer(body, idsAt);
-      // A one-Id filter (list.idFilterTakes: one) holds its Id as a string.
-      const ids = typeof asked === 'string' && profile.list.idFilterTakes === 'one' ? [asked] : asked;
-      return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
-    };
+    this.isSettled = settledRead(profile, listedBefore);
   }
 
   /**
@@ -188,31 +100,15 @@ export class Api {
     return queries.map((q, i) => ({ query: q, exchange: answers[i] }));
   }
 
-  private key(action: OperationId | string | null, body: unknown, options: CallOptions): string {
-    const role = options.as === undefined ? 'primary' : options.as;
-    const agent = options.userAgent === undefined ? 'kit' : options.userAgent;
-    const text = body instanceof RawBody ? body.text : JSON.stringify(body);
-    // The Authorization header as evidence shows it, never its value: even a hash of a token stays out of the run's folder.
-    return ReadCache.key([
-      role,
-      options.authorization?.shown ?? null,
-      agent,
-      action,
-      options.version ?? VERSION,
-      text,
-      ...(options.round ? [options.round] : []),
-    ]);
-  }
-
   /** Shares a settled read this Api sent as a plain call (a visibility poll that saw every group it asked for). */
   offer(action: OperationId, body: unknown, options: CallOptions, exchange: Exchange): void {
-    this.cache.offer(this.key(action, body, options), exchange);
+    this.cache.offer(requestKey(action, body, options), exchange);
   }
 
   async call(action: OperationId | string | null, body: unknown, options: CallOptions = {}): Promise<Exchange> {
     const role = options.as === undefined ? 'primary' : options.as;
     const send = () => this.send(action, body, options, role);
-    const key = () => this.key(action, body, options);
+    const key = () => requestKey(action, body, options);
     if (options.shared && !options.cookies && options.contentType === undefined) return (await this.cache.read(key(), send, sharedAnswer)).exchange;
     const plain = !options.authorization && !options.cookies && options.userAgent === undefined && options.contentType === undefined && !options.fresh;
     if (this.isSettled && plain && role !== null && action === 'ListAssetGroups' && options.version === undefined && this.isSettled(body)) {
@@ -229,16 +125,8 @@ export class Api {
    * would leave another group behind, and a crafted Authorization or cookie is one test's own probe.
    */
   again(exchange: Exchange): Promise<Exchange> | undefined {
-    const { action, version, headers, body, method, url } = exchange.request;
-    const role = (Object.keys(TOKEN_VARIABLES) as TokenRole[]).find((r) => headers.authorization === `Bearer <${TOKEN_VARIABLES[r]}>`);
-    const plain =
-      method === 'POST' &&
-      new URL(url).pathname.endsWith(SPEC_PATH) &&
-      headers.cookie === undefined &&
-      headers['user-agent'] === USER_AGENT &&
-      headers['content-type'] === 'application/json';
-    if (action !== 'ListAssetGroups' || version !== VERSION || !role || !plain) return undefined;
-    return this.call(action, new RawBody(body), { as: role, fresh: true });
+    const read = plainReadOf(exchange);
+    return read && this.call('ListAssetGroups', read.body, read.options);
   }
 
   /**
@@ -249,7 +137,7 @@ export class Api {
    * not: the test that asks sends its own and waits it out.
    */
   async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions; chain?: string }[], lanes: Lanes): Promise<void> {
-    const keyed = requests.map((request) => ({ request, key: this.key(request.action, request.body, request.options) }));
+    const keyed = requests.map((request) => ({ request, key: requestKey(request.action, request.body, request.options) }));
     // Each claimed once, before any is sent: a read that two plans hold (VIS-02's first round is CREATE-02's read) is sent once.
     const claimed = new Set(keyed.filter(({ key }) => this.cache.claim(key)).map(({ key }) => key));
     // What is kept of each answer once published: nothing. The runner reads none of them, and a target's large answers,

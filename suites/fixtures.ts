@@ -1,39 +1,26 @@
-import { test as base, type TestInfo } from '@playwright/test';
-import {
-  type KitConfig,
-  type KitWorkerOptions,
-  ConfigError,
-  FAILURES_KEEP_WORKER,
-  matrixTargetNames,
-  TOKEN_VARIABLES,
-  type TokenRole,
-  withReferenceURL,
-} from '../config';
-import { Api, rateLimitedOut, RATE_LIMITED_REASON, listBody, seenBy, seenByAny } from './api';
+import { test as base } from '@playwright/test';
+import { type KitConfig, type KitWorkerOptions, ConfigError, FAILURES_KEEP_WORKER, matrixTargetNames, withReferenceURL } from '../config';
+import { Api, rateLimitedOut, RATE_LIMITED_REASON, seenBy, seenByAny } from './api';
 import type { Exchange } from '../client/exchange';
 import type { Judge, Verify } from '../facts/judgement';
 import { isThrottled } from '../client/retry';
-import { itemsOf, type Check, type CheckContext, type Failure, formatFailure, idFilterHoldsAll, staysVisible } from './checks';
-import { loadCatalogue } from '../schemas/requirements';
-import { loadDataset, phaseFinished, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { type CheckContext, formatFailure } from './checks';
+import { loadDataset, phaseFinished, type Dataset } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
 import { workerTokens } from '../config/tokens';
 import { errorKinds, profileAt } from '../schemas';
 import {
-  holdMismatch,
   ownRequirement,
   recordBlocked as blocked,
   recordCheck,
   recordEvidence,
   recordFinding,
-  recordProfileMismatch,
   recordRequests,
   recordRetries,
   recordRun,
   recordTargetIdentity,
 } from '../facts/record';
-import { filterPointer, readPointer, type Profile } from '../schemas/profile';
-import { parseJson } from '../schemas/spec';
+import { type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
 export { itemsOf } from './checks';
@@ -41,6 +28,8 @@ export { groupsOf } from './dataset-needs';
 export { LISTED } from './checks';
 
 export { requirement, mismatchesLast } from '../facts/record';
+export { filterAssessable, pagingAssessable } from './judging';
+import { blockIfLost, FILTER_OF_OWNER, filterMismatch, judgedAgain, mismatched, mustOf, notAssessable } from './judging';
 
 /** What the kit knows for a whole worker: configuration, the active profile, compiled validators. */
 export interface Kit {
@@ -50,98 +39,8 @@ export interface Kit {
 
 export type { Judge, Verify };
 
-function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): void {
-  const evidence = Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange };
-  // Under mismatchesLast the test judges its other answers first: one of them may fail whatever the profile.
-  if (holdMismatch(testInfo, failure.profileMismatch!, evidence)) return;
-  recordProfileMismatch(testInfo, failure.profileMismatch!, evidence);
-}
-
-const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variable]) => [`Bearer <${variable}>`, role as TokenRole]));
-
-/**
- * Reads each missing group back by its Id, twice, with the token of the original query. A group
- * that was seen before and is missing from one of these reads is lost from the snapshot (VIS-02's
- * finding wherever it is noticed); one every read shows was left out by the query itself.
- */
-async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, context: CheckContext, exchange: Exchange, ids: string[]): Promise<void> {
-  const own = ownRequirement(testInfo);
-  const { lost, foundAlone } = await lostGroups(api, p, exchange, ids);
-  // VIS-02's own test judges lost groups itself.
-  if (lost.length && own !== 'VIS-02') {
-    const finding = staysVisible(lost)(exchange, context)!;
-    recordFinding(testInfo, { requirement: 'VIS-02', failure: finding, exchange });
-    blocked(testInfo, ['VIS-02'], finding.received);
-  }
-  // Missing from a query by several Ids, yet each found when asked for alone: the Id filter drops Ids (LIST-04's).
-  // Only a first page with room for every Id asked says so: on other pages, a group may be missing for the paging's sake.
-  const sent = parseJson(exchange.request.body);
-  const askedIds = readPointer(sent, filterPointer(p.list, p.list.filters.groupIds));
-  const pageNumber = readPointer(sent, `/${p.list.pageNumber.field}`) ?? p.list.pageNumber.default;
-  const pageSize = readPointer(sent, `/${p.list.pageSize.field}`) ?? p.list.pageSize.default;
-  const roomForAll = Array.isArray(askedIds) && pageNumber === p.list.pageNumber.minimum && typeof pageSize === 'number' && pageSize >= askedIds.length;
-  if (foundAlone.length && roomForAll && askedIds.length > 1 && own !== 'LIST-04') {
-    // The Ids known to exist: those this answer listed, and those listed when asked for alone.
-    const listed = itemsOf(exchange).map((item) => item.Id as string);
-    const finding = idFilterHoldsAll([...listed.filter((id) => askedIds.includes(id)), ...foundAlone])(exchange);
-    if (finding) {
-      recordFinding(testInfo, { requirement: 'LIST-04', failure: finding, exchange });
-      blocked(testInfo, ['LIST-04'], finding.received);
-    }
-  }
-}
-
-/**
- * The missing groups, each read back alone by its Id, with the token of the original query: those this
- * token saw before and a read missed are lost (VIS-02's); those every read found were left out by the
- * query itself.
- */
-async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<{ lost: string[]; foundAlone: string[] }> {
-  const role = ROLE_OF_SHOWN.get(exchange.request.headers.authorization ?? '');
-  if (!role) return { lost: [], foundAlone: [] };
-  const missed = new Set<string>();
-  for (let round = 0; round < 2; round++) {
-    const reads = await Promise.all(
-      ids.map((id) => api.call('ListAssetGroups', listBody(p, { groupIds: [id], pageSize: p.list.pageSize.maximum }), { as: role, fresh: true })),
-    );
-    reads.forEach((read, i) => {
-      if (!itemsOf(read).some((item) => item.Id === ids[i])) missed.add(ids[i]);
-    });
-  }
-  return { lost: [...missed].filter((id) => seenBy(api.runId, role).has(id)), foundAlone: ids.filter((id) => !missed.has(id)) };
-}
-
 /** What this worker has already attached for the reports, per run (one worker of the kit's own matrices judges several). */
 const attached = new Set<string>();
-
-/** Skips the running test as not assessable: the target follows another profile on this point. */
-const mismatched = recordProfileMismatch;
-
-/** The paging requirements, where the target showed it does not read the profile's paging fields: not assessable, with the setting that fits. */
-export function pagingAssessable(dataset: Dataset): void {
-  if (dataset.profileMismatch?.paging) mismatched(base.info(), dataset.profileMismatch.paging);
-}
-
-/** What the target showed about a filter of the profile's: read under another name (the setting that fits), if so. */
-function filterMismatch(dataset: Dataset, filter: ValueFilter | 'groupIds'): string | undefined {
-  return filter === 'groupIds' ? dataset.profileMismatch?.idFilter : dataset.profileMismatch?.filters?.[filter];
-}
-
-/** A test that judges one filter, where the target showed it reads that filter under another name: not assessable. */
-export function filterAssessable(dataset: Dataset, filter: ValueFilter | 'groupIds'): void {
-  const mismatch = filterMismatch(dataset, filter);
-  if (mismatch) mismatched(base.info(), mismatch);
-}
-
-/** The filter each list requirement owns, for a precondition of its that fails where the target names that filter otherwise. */
-const FILTER_OF_OWNER = new Map<string, ValueFilter | 'groupIds'>([
-  ...Object.entries(VALUE_FILTERS).map(([filter, owner]) => [owner, filter as ValueFilter] as const),
-  ['LIST-04', 'groupIds'],
-]);
-
-// Fixtures, layered by concern as Playwright's own tests/config/baseTest.ts does: each step adds one.
-// Each is boxed (box: 'self'): otherwise Playwright makes every fixture of every test a step, a stack captured and two
-// messages to the runner, which no report of the kit shows (a sixth of a matrix worker's CPU, bench/README.md).
 
 /**
  * The suites open no browser, yet Playwright's `test` sets up its browser fixtures for every test:
@@ -308,22 +207,6 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
     { box: 'self' },
   ],
 });
-
-/** Whether the requirement is a MUST: only a failed MUST is judged again before the verdict. */
-const mustOf = (id: string | undefined): boolean => !!id && loadCatalogue().requirements.some((r) => r.id === id && r.level === 'MUST');
-
-/**
- * A failed MUST judged once more on the same request sent again (Api.again: plain list reads only), before the verdict:
- * where the second answer passes the check, the failure is marked flaky with how it went. It fails all the same
- * (reporters/verdict-types.ts FLAKY_TREATMENT); the request counts in the run's budget like any other.
- */
-async function judgedAgain(api: Api, exchange: Exchange, check: Check, context: CheckContext, failure: Failure): Promise<Failure> {
-  const again = api.again(exchange);
-  if (!again) return failure;
-  const second = await again;
-  if (!second.response || check(second, context)) return failure;
-  return { ...failure, flaky: `sent again, it was answered HTTP ${second.response.status} and passed ${check.name}` };
-}
 
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
 const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
