@@ -6,36 +6,15 @@ import { applyWaivers, type Waiver } from './waivers';
 import { compareWithBaseline, type Baseline } from './baseline';
 import type { RecordedTest } from '../facts/read';
 
-import {
-  FLAKY_TREATMENT,
-  PROFILE_HINT,
-  STATUSES,
-  type ConformanceSummary,
-  type FailureEvidence,
-  type Outcome,
-  type RequirementResult,
-  type RequirementStatus,
-  type RunFacts,
-  type Verdict,
-} from './verdict-types';
-
-export {
-  FLAKY_TREATMENT,
-  PROFILE_HINT,
-  STATUSES,
-  type ConformanceSummary,
-  type FailureEvidence,
-  type Outcome,
-  type RequirementResult,
-  type RequirementStatus,
-  type RunFacts,
-  type Verdict,
-};
+// The shapes live in verdict-types.ts; every reporter takes them from here, beside the function that fills them.
+export * from './verdict-types';
+import { FLAKY_TREATMENT, PROFILE_HINT, STATUSES } from './verdict-types';
+import type { ConformanceSummary, Outcome, RequirementResult, RequirementStatus, RunFacts, Verdict } from './verdict-types';
 
 /**
- * The one place the verdict is computed. Every reporter calls `summarize` on the same outcomes
- * and only displays what it returns, so the JSON, the HTML page, JUnit and the exit status
- * cannot disagree.
+ * The one place the verdict is computed: the report (conformance.ts) calls `summarize` once, and every
+ * output only displays what it returns, so the JSON, the HTML page, JUnit and the exit status cannot
+ * disagree.
  */
 
 const ROOT = path.resolve(__dirname, '..');

@@ -11,23 +11,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium';
 import { findMutant } from '../reference/mutants';
 import { referenceTokenEnv } from '../reference/config';
 import { startReferenceServer } from '../reference/server';
 import { PICTURES_DIR, PICTURES_RECORD, templateHash, TEMPLATE_FILES, VIEWPORT, type PicturesRecord } from './report-template';
 
 const ROOT = path.resolve(__dirname, '..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** A mutant whose one failure reads at a glance: a request without Authorization answered 400, not 401. */
 const MUTANT = 'missingAuthorizationIs400';
 
@@ -56,7 +46,7 @@ function agcRun(reportDir: string, baseURL: string | undefined): Promise<number 
 
 /** The first screen of index.html in chromium; any request that is not the file itself is an error. */
 async function photograph(reportDir: string, out: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
     const problems: string[] = [];
@@ -71,7 +61,7 @@ async function photograph(reportDir: string, out: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is not installed (apt-get install -y chromium)`);
+  if (!chromiumInstalled()) throw new Error(`${CHROMIUM} is not installed (apt-get install -y chromium)`);
   // A .env beside the kit would steer the runs (a profile, waivers, another target): the pictures must show the kit alone.
   if (existsSync(path.join(ROOT, '.env'))) throw new Error('a .env is beside the kit: move it away while the pictures are made');
   const mutant = findMutant(MUTANT);

@@ -1,5 +1,6 @@
+import { CHROMIUM, chromiumInstalled, launchChromium } from '../scripts/chromium';
 import { test, expect, REFERENCE_DEFAULTS } from './fixtures';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../reference/server';
@@ -139,21 +140,8 @@ test.describe('agc compare on a conformant run, a non-conformant one and one wit
   });
 
   test('compare.html in chromium: nothing fetched, the differences first, the notes, a screenshot', async ({}, testInfo) => {
-    const chromium = '/usr/bin/chromium';
-    test.skip(!existsSync(chromium) && !process.env.CI, `${chromium} is not installed`);
-    const { chromium: launcher } = await import('@playwright/test');
-    const browser = await launcher.launch({
-      executablePath: chromium,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    test.skip(!chromiumInstalled() && !process.env.CI, `${CHROMIUM} is not installed`);
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
       const requests: string[] = [];

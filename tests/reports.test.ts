@@ -1,3 +1,4 @@
+import { CHROMIUM, chromiumInstalled, launchChromium } from '../scripts/chromium';
 import { test, expect, REFERENCE_DEFAULTS } from './fixtures';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -203,26 +204,13 @@ test.describe('a failing run', () => {
   });
 
   test('index.html of a failing run opens with its failures and what changed since the baseline, in a real browser, with no colour codes and no console errors', async ({}, testInfo) => {
-    const chromium = '/usr/bin/chromium';
     // In CI the browser is part of the contract (.ci/run installs it); elsewhere its absence is a reason to skip.
-    test.skip(!existsSync(chromium) && !process.env.CI, `${chromium} is not installed (.ci/run installs Debian's chromium)`);
+    test.skip(!chromiumInstalled() && !process.env.CI, `${CHROMIUM} is not installed (.ci/run installs Debian's chromium)`);
     const summary = expectReportFiles(run);
     expect(summary.baseline?.newlyFailing).toEqual(expect.arrayContaining(['LIST-03', 'ERR-02']));
     expect(readFileSync(path.join(run.reportDir, 'index.html'), 'utf8')).not.toMatch(/\u001b|\[\d+m/);
     expect(run.stdout).toContain('Since the baseline of 2026-01-01T03:17:00.000Z: newly failing: ');
-    const { chromium: launcher } = await import('@playwright/test');
-    const browser = await launcher.launch({
-      executablePath: chromium,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const problems: string[] = [];
