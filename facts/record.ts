@@ -23,6 +23,8 @@ export const ANNOTATION = {
   property: 'property',
   note: 'note',
   notAssessedHere: 'not assessed here',
+  /** The key of a plan whose requests the test takes from the runner (suites/plans/sent-ahead.ts). */
+  plan: 'plan',
 } as const;
 
 /** Attachment names a test writes, each with one payload type (below). */
@@ -81,7 +83,13 @@ export interface CounterexampleFact {
 }
 
 /** The test's details that tie it to its requirement; the title starts with the same ID. */
-export const requirement = (id: RequirementId) => ({ annotation: { type: ANNOTATION.requirement, description: id } });
+/**
+ * A test's details: the requirement it judges, and the plans whose requests it takes from the runner (declared in
+ * suites/plans/sent-ahead.ts; the runner sends the selected tests' plans ahead by these keys).
+ */
+export const requirement = (id: RequirementId, ...plans: { key: string }[]) => ({
+  annotation: [{ type: ANNOTATION.requirement, description: id }, ...plans.map((plan) => ({ type: ANNOTATION.plan, description: plan.key }))],
+});
 
 /** The requirement a test judges. */
 export const ownRequirement = (testInfo: TestInfo): string | undefined => testInfo.annotations.find((a) => a.type === ANNOTATION.requirement)?.description;

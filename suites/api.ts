@@ -86,8 +86,8 @@ export class Api {
    * visible group stays visible (VIS-02 and the lost-group reads ask `fresh`). Several requirements judge the same page (PAGE-01's first page is
    * PAGE-04's, the model's and a property's); each judges the one answer instead of asking again.
    */
-  shareSettledReads(profile: Profile, listedBefore: (id: string) => boolean): void {
-    this.isSettled = settledRead(profile, listedBefore);
+  shareSettledReads(profile: Profile, listedBefore: (id: string) => boolean, runNames?: ReadonlyMap<string, readonly string[]>): void {
+    this.isSettled = settledRead(profile, listedBefore, runNames);
   }
 
   /**

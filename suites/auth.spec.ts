@@ -6,17 +6,7 @@ import { type Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
 import type { KitConfig } from '../config';
-import {
-  anonymousWithoutAgent,
-  bearerWithoutToken,
-  nearMissAgents,
-  nearMisses,
-  otherSchemes,
-  plannedTogether,
-  refusedRequest,
-  sendOwn,
-  unknownTokenRequests,
-} from './plans';
+import { AUTH_01_AGENTS, AUTH_02, AUTH_03, AUTH_04, AUTH_06, AUTH_06_AGENTS, refusedRequest, sendOwn } from './plans';
 import { isObject, OPERATIONS, parseJson } from '../schemas/spec';
 
 const tokenAuthError = errorWith(401);
@@ -37,17 +27,17 @@ test.describe('AUTH authentication', () => {
     for (const answer of anonymous) await verify(answer, tokenAuthError);
   });
 
-  test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02'), async ({ api, verify, kit }) => {
-    await judgeRefusedForms(verify, await plannedTogether(api, bearerWithoutToken(kit.config)));
+  test('AUTH-02 A Bearer header with no token gets 401 TokenAuthError', requirement('AUTH-02', AUTH_02), async ({ plan, verify }) => {
+    await judgeRefusedForms(verify, await plan.answers(AUTH_02));
   });
 
-  test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03'), async ({ api, verify, kit }) => {
+  test('AUTH-03 A valid token under another scheme gets 401 TokenAuthError', requirement('AUTH-03', AUTH_03), async ({ plan, verify }) => {
     // A SHOULD: the spec tells clients to send "Bearer <token>"; a server lenient about the form of a valid token breaks no stated rule.
-    await judgeRefusedForms(verify, await plannedTogether(api, otherSchemes(kit.config)));
+    await judgeRefusedForms(verify, await plan.answers(AUTH_03));
   });
 
-  test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04'), async ({ api, verify, kit }) => {
-    const answers = await plannedTogether(api, unknownTokenRequests(kit.config));
+  test('AUTH-04 An unknown token gets 401 TokenAuthError', requirement('AUTH-04', AUTH_04), async ({ plan, verify }) => {
+    const answers = await plan.answers(AUTH_04);
     for (const answer of answers) await verify(answer, tokenAuthError);
   });
 
@@ -58,11 +48,11 @@ test.describe('AUTH authentication', () => {
     await verify(dataset.shared.emptyList, [tokenAccepted]);
   });
 
-  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', requirement('AUTH-06'), async ({ api, verify, kit }) => {
+  test('AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', requirement('AUTH-06', AUTH_06), async ({ plan, verify }) => {
     // One batch: a random token (a target that takes any token at all is AUTH-04's finding, not this
     // requirement's), the near misses on the list, and on the create the two commonest slips.
     // The near miss without its last character is the other AUTH-06 test's too: one answer for both.
-    const [first, ...answers] = await plannedTogether(api, nearMisses(kit.config));
+    const [first, ...answers] = await plan.answers(AUTH_06);
     await verify(first, [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))]);
     for (const answer of answers) await verify(answer, tokenAuthError);
   });
@@ -106,23 +96,23 @@ test.describe('AUTH hostile clients: cookies and User-Agent', () => {
 
   test(
     "AUTH-01 A request without an Authorization header gets 401 TokenAuthError (with the kit's User-Agent and with none)",
-    requirement('AUTH-01'),
-    async ({ api, dataset, verify, kit }) => {
+    requirement('AUTH-01', AUTH_01_AGENTS),
+    async ({ plan, dataset, verify }) => {
       // A target that waives authentication for clients it does not recognise (no User-Agent: a health check, a script) is still refused here.
       // With the kit's User-Agent: the create-and-wait phase's requests of each operation without a token.
       const withKitAgent = phaseAnonymous(dataset);
-      const answers = await plannedTogether(api, anonymousWithoutAgent(kit.config));
+      const answers = await plan.answers(AUTH_01_AGENTS);
       for (const answer of [...withKitAgent, ...answers]) await verify(answer, tokenAuthError);
     },
   );
 
   test(
     "AUTH-06 A near-miss of a valid token gets 401 TokenAuthError (with the kit's User-Agent and with none)",
-    requirement('AUTH-06'),
-    async ({ api, verify, kit }) => {
+    requirement('AUTH-06', AUTH_06_AGENTS),
+    async ({ plan, verify }) => {
       // The run's unknown token first, as in the other AUTH-06 test: a target that takes any token at all is AUTH-04's finding.
       // That list and the near miss with the kit's User-Agent are the other test's requests too: one answer each (shared).
-      const [first, ...answers] = await plannedTogether(api, nearMissAgents(kit.config));
+      const [first, ...answers] = await plan.answers(AUTH_06_AGENTS);
       await verify(first, [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))]);
       for (const answer of answers) await verify(answer, tokenAuthError);
     },

@@ -66,13 +66,23 @@ export function requestKey(action: OperationId | string | null, body: unknown, o
 }
 
 /** Whether a list body asks only for groups some token was shown before (`listedBefore`): a read whose right answer is settled. */
-export function settledRead(profile: Profile, listedBefore: (id: string) => boolean): (body: unknown) => boolean {
+export function settledRead(
+  profile: Profile,
+  listedBefore: (id: string) => boolean,
+  /** Name parts only the run's groups carry (dataset-queries.ts runNameParts), with the groups that carry each. */
+  runNames: ReadonlyMap<string, readonly string[]> = new Map(),
+): (body: unknown) => boolean {
   const idsAt = filterPointer(profile.list, profile.list.filters.groupIds);
+  const nameAt = filterPointer(profile.list, profile.list.filters.name);
   return (body) => {
     const asked = readPointer(body, idsAt);
     // A one-Id filter (list.idFilterTakes: one) holds its Id as a string.
     const ids = typeof asked === 'string' && profile.list.idFilterTakes === 'one' ? [asked] : asked;
-    return Array.isArray(ids) && ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
+    if (Array.isArray(ids)) return ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
+    // A page of the run's groups by a Name part only they carry (a one-Id filter's walks): settled once every one was listed.
+    const name = readPointer(body, nameAt);
+    const carriers = typeof name === 'string' ? runNames.get(name) : undefined;
+    return asked === undefined && !!carriers?.length && carriers.every(listedBefore);
   };
 }
 

@@ -1,6 +1,6 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
 import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset-needs';
-import { otherChannelReads, plannedTogether } from './plans';
+import { CHAN_02, CHAN_03, CHAN_04, otherChannelReads } from './plans';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, together, type ListQuery } from './api';
 
@@ -23,32 +23,37 @@ test.describe('CHAN channel scoping', () => {
       for (const { query, exchange } of reads) await verify(exchange, [...LISTED, listsIncluding(askedOf(query, own[i]))]);
   });
 
-  test("CHAN-02 A channel-bound token never lists another channel's groups", requirement('CHAN-02'), async ({ api, dataset, verify, profile, kit }) => {
-    api.token('channelA');
-    api.token('channelB');
-    // Groups created through an unbound token are left out: which channel they belong to is not shown. Both channels'
-    // groups are read one a page too: scoping must hold on every page, not only the first (otherChannelReads).
-    const reads = otherChannelReads(kit.config, profile, dataset);
-    const answers = await plannedTogether(
-      api,
-      reads.map(({ planned }) => planned),
-    );
-    for (const [i, answer] of answers.entries()) await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(reads[i].others, ONLY_THAT_CHANNEL)]);
-  });
+  test(
+    "CHAN-02 A channel-bound token never lists another channel's groups",
+    requirement('CHAN-02', CHAN_02),
+    async ({ api, plan, dataset, verify, profile, kit }) => {
+      api.token('channelA');
+      api.token('channelB');
+      // Groups created through an unbound token are left out: which channel they belong to is not shown. Both channels'
+      // groups are read one a page too: scoping must hold on every page, not only the first (otherChannelReads).
+      const reads = otherChannelReads(kit.config, profile, dataset);
+      const answers = await plan.answers(CHAN_02);
+      for (const [i, answer] of answers.entries()) await verify(answer, [...filtersHold(reads[i].query), refusedOrNoneOf(reads[i].others, ONLY_THAT_CHANNEL)]);
+    },
+  );
 
-  test('CHAN-03 An unbound token of the same user lists the groups of every channel', requirement('CHAN-03'), async ({ api, dataset, verify, profile }) => {
-    api.token('channelA');
-    api.token('channelB');
-    const channelGroups = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
-    // Every group of the run by its Id, as LIST-02 reads them (one answer for both, api.ts), once the channels' groups
-    // had time to reach the unbound token's snapshot too: each channel's must be among them.
-    for (const { query, exchange } of await everyGroupListed(api, profile, dataset))
-      await verify(exchange, [...LISTED, ...filtersHold(query), listsIncluding(askedOf(query, channelGroups))]);
-  });
+  test(
+    'CHAN-03 An unbound token of the same user lists the groups of every channel',
+    requirement('CHAN-03', CHAN_03),
+    async ({ api, dataset, verify, profile }) => {
+      api.token('channelA');
+      api.token('channelB');
+      const channelGroups = groupsOf(dataset, (g) => g.via === 'channelA' || g.via === 'channelB').map((g) => g.id);
+      // Every group of the run by its Id, as LIST-02 reads them (one answer for both, api.ts), once the channels' groups
+      // had time to reach the unbound token's snapshot too: each channel's must be among them.
+      for (const { query, exchange } of await everyGroupListed(api, profile, dataset))
+        await verify(exchange, [...LISTED, ...filtersHold(query), listsIncluding(askedOf(query, channelGroups))]);
+    },
+  );
 
   test(
     'CHAN-04 A channel-bound token finds no group of another channel through any filter, and counts none',
-    requirement('CHAN-04'),
+    requirement('CHAN-04', CHAN_04),
     async ({ api, dataset, verify, profile }) => {
       const a = groupNamed(dataset, 'channelA');
       const b = groupNamed(dataset, 'channelB');

@@ -1,3 +1,4 @@
+import { CREATE_02, CREATE_05 } from './plans';
 import { test, requirement, groupsOf, LISTED } from './fixtures';
 import { CREATING_ROLES, isGroup } from './dataset';
 import { groupNamed, readOf, roleGroupsRead } from './dataset-needs';
@@ -20,7 +21,7 @@ test.describe('CREATE the create operation', () => {
 
   test(
     'CREATE-02 Every field sent to CreateAssetGroup comes back unchanged in the list item of that Id',
-    requirement('CREATE-02'),
+    requirement('CREATE-02', CREATE_02),
     async ({ api, dataset, verify, profile }) => {
       // One list per role; a role's missing groups block where its list is judged.
       const answers = await ahead(
@@ -69,7 +70,7 @@ test.describe('CREATE the create operation', () => {
 
   test(
     "CREATE-05 Values at the profile's bounds are accepted and come back unchanged",
-    requirement('CREATE-05'),
+    requirement('CREATE-05', CREATE_05),
     async ({ api, dataset, verify, profile }, testInfo) => {
       const edge = dataset.groups.find(isGroup('atBounds'));
       test.skip(!edge, 'not assessable: the create phase sent no create at the bounds');

@@ -71,3 +71,26 @@ export const namesakeNeeded = (profile: Profile): boolean => confinedQuery(profi
 export function pollQuery(profile: Profile, ids: string[]): ListQuery {
   return { groupIds: ids, pageSize: profile.list.pageSize.maximum };
 }
+
+/**
+ * The Name parts the run's own groups share (primaryNamePart, channelNamePart), each with the Ids of every group of the
+ * run whose Name holds it, whatever the case: no group of another run or user can hold the run's prefix, and the kit's
+ * other creates name theirs otherwise (uniqueName). A part that a group the run could not create holds is left out: what
+ * it lists is then not known.
+ */
+export function runNameParts(dataset: Dataset): Map<string, string[]> {
+  const parts = new Map<string, string[]>();
+  for (const part of [primaryNamePart(dataset), channelNamePart(dataset)]) {
+    const carriers = dataset.groups.filter((g) =>
+      String(g.sent.Name ?? '')
+        .toLowerCase()
+        .includes(part.toLowerCase()),
+    );
+    if (carriers.length && carriers.every((g) => g.id !== null))
+      parts.set(
+        part,
+        carriers.map((g) => g.id!),
+      );
+  }
+  return parts;
+}

@@ -5,7 +5,7 @@ import type { Exchange } from '../client/exchange';
 import { firstPageHoldsMatches, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
 import { lengthIn, readPointer } from '../schemas/profile';
-import { namesakeNeeded, pollQuery } from './dataset-queries';
+import { namesakeNeeded, pollQuery, runNameParts } from './dataset-queries';
 import { detectIdFilters, detectPaging, detectValueFilters } from './detect';
 import { GROUPS, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -158,7 +158,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
     // The detection's pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
     const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));
-    api.shareSettledReads(profile, (id) => settled.has(id));
+    api.shareSettledReads(profile, (id) => settled.has(id), runNameParts(dataset));
     await Promise.all([detectPaging(api, profile, dataset), detectIdFilters(api, profile, dataset), detectValueFilters(api, profile, dataset)]);
   } catch (error) {
     dataset.error = (error as Error).message;

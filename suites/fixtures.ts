@@ -7,9 +7,13 @@ import { isThrottled } from '../client/retry';
 import { type CheckContext, formatFailure } from './checks';
 import { loadDataset, phaseFinished, type Dataset } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
+import { runNameParts } from './dataset-queries';
 import { workerTokens } from '../config/tokens';
+import { plannedAhead, plannedTogether, type DeclaredPlan, type DeclaredProperty, type PlanContext } from './plans';
+import { sentAhead } from './property';
 import { errorKinds, profileAt } from '../schemas';
 import {
+  ANNOTATION,
   ownRequirement,
   recordBlocked as blocked,
   recordCheck,
@@ -201,15 +205,51 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
       if (limited.length) testInfo.skip(true, `${limited.map((g) => g.key).join(', ')} of the run's groups: ${RATE_LIMITED_REASON}`);
       for (const g of dataset.groups) if (g.id !== null && g.visibleAfterMs !== null) seenBy(kit.config.runId, g.via).add(g.id);
       // A list by Ids that were all listed before, to any token, has one right answer from then on, whoever asks: sent once per run.
-      api.shareSettledReads(profile, (id) => seenByAny(kit.config.runId, id));
+      api.shareSettledReads(profile, (id) => seenByAny(kit.config.runId, id), runNameParts(dataset));
       await use(dataset);
     },
     { box: 'self' },
   ],
 });
 
+/** A test's declared plans (suites/plans/sent-ahead.ts), whose requests the runner may have sent ahead. */
+export interface Plans {
+  /** The plan's answers, in the order of its requests. */
+  answers(plan: DeclaredPlan): Promise<Exchange[]>;
+  /** The plan's answers as they come, each in its turn (a test that judges one before the next is answered). */
+  ahead(plan: DeclaredPlan): Promise<Promise<Exchange>[]>;
+  /** A declared property's answer to each run's values; undefined where the property has nothing to send. */
+  property<Ts extends unknown[]>(plan: DeclaredProperty<Ts>): Promise<((...values: Ts) => Promise<Exchange>) | undefined>;
+}
+
+/**
+ * The plans a test named in its details (`requirement(id, PLAN)`): the one place its requests that need no earlier answer
+ * are built, for the runner and for the test. A plan the test did not name is a mistake of the kit's: the runner, which
+ * learns the plans from the details, would not have sent it ahead.
+ */
+const withPlans = withDataset.extend<{ plan: Plans }>({
+  plan: [
+    async ({ kit, api, profile }, use, testInfo) => {
+      const context = (plan: DeclaredPlan): PlanContext => {
+        if (!testInfo.annotations.some((a) => a.type === ANNOTATION.plan && a.description === plan.key))
+          throw new Error(`the kit's own mistake: this test takes plan ${plan.key} without naming it in requirement(id, plan)`);
+        return { config: kit.config, profile, dataset: loadDataset(kit.config.runId) };
+      };
+      await use({
+        answers: (plan) => plannedTogether(api, plan.requests(context(plan))),
+        ahead: (plan) => plannedAhead(api, plan.requests(context(plan))),
+        property: async (plan) => {
+          const spec = plan.property(context(plan));
+          return spec && sentAhead(api, kit.config, spec);
+        },
+      });
+    },
+    { box: 'self' },
+  ],
+});
+
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */
-const judging = withDataset.extend<{ verify: Verify; judge: Judge }>({
+const judging = withPlans.extend<{ verify: Verify; judge: Judge }>({
   verify: [
     async ({ kit, api, profile }, use, testInfo) => {
       const own = ownRequirement(testInfo);

@@ -12,7 +12,7 @@ import { sendAheadLanes, sentAheadFor } from './plans';
 import { Lanes } from '../client/concurrency';
 import { withinShareBounds } from '../client/read-cache';
 import { isThrottled } from '../client/retry';
-import { endSelection, selectedTitles, selectionReported } from './selection';
+import { endSelection, selectedPlans, selectionReported } from './selection';
 import { clearTargetGone, ensureRunDir, keepTemp, removeRunDir } from '../client/run-dir';
 import { clearExchangeLog, exchangeLogDir } from '../client/exchange-log';
 import { oneLine } from '../client/safe-text';
@@ -80,8 +80,8 @@ async function everyPhaseOver(): Promise<void> {
  * (suites/plans/); claimed at once, sent a few at a time. Nothing where the phase failed: each test
  * sends its own then, as before.
  */
-function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, titles: string[] | undefined, workers: number): Promise<void> {
-  if (!titles || dataset.error) return Promise.resolve();
+function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, keys: string[] | undefined, workers: number): Promise<void> {
+  if (!keys || dataset.error) return Promise.resolve();
   // Not to a target that throttled the phase (every 429 or 503 a create got is counted in its retries; a throttled last
   // answer is among the phase's exchanges), or answered it past the evidence bounds (megabytes of error page): such
   // answers are not shared, so each test would send its request again, and the runner would hold many at once.
@@ -91,7 +91,7 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
       throw new Error(`${variable} is not configured`);
     });
     lanes ??= new Lanes(sendAheadLanes(workers));
-    return api.sendAhead(sentAheadFor(titles, { config, profile, dataset }), lanes).catch(() => undefined);
+    return api.sendAhead(sentAheadFor(keys, { config, profile, dataset }), lanes).catch(() => undefined);
   } catch {
     // Sending ahead only saves time: whatever goes wrong here, each test sends its own requests.
     return Promise.resolve();
@@ -164,19 +164,19 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // The phase runs on while Playwright starts the workers (seconds of loading on a small machine); the kit fixture
   // waits for its marker before any test sends, and the teardown for its end.
   clearPhaseDone(config.runId);
-  const selection = selectionReported(fullConfig) ? selectedTitles() : Promise.resolve(undefined);
+  const selection = selectionReported(fullConfig) ? selectedPlans() : Promise.resolve(undefined);
   const phase = (async (): Promise<Error | undefined> => {
     try {
       const profile = loadProfile(config.profilePath);
       // From here on the runner holds the dataset as the workers read it (bounded, evidence.ts), not the phase's
       // answers whole: it plans from what they will ask, and keeps no megabytes of a target's answers for the run.
       const dataset = saveDataset(await runPhase(target, profile, exchange));
-      const titles = await selection;
+      const keys = await selection;
       // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the
       // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/plans/).
-      if (titles) await everyPhaseOver();
-      const ahead = sendAhead(target, profile, dataset, titles, fullConfig.workers);
+      if (keys) await everyPhaseOver();
+      const ahead = sendAhead(target, profile, dataset, keys, fullConfig.workers);
       markPhaseDone(config.runId);
       await ahead;
       return undefined;

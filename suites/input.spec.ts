@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { test, requirement, LISTED, type Api } from './fixtures';
-import { checkProperty, sentAhead } from './property';
+import { checkProperty } from './property';
 import {
   ERROR_BODY,
   JSON_ANSWER,
@@ -16,9 +16,16 @@ import {
 } from './checks';
 import { VALUE_FILTERS, type Dataset } from './dataset';
 import {
-  unknownActionRequests,
   beyondBounds,
   createField,
+  INPUT_01,
+  INPUT_02,
+  INPUT_03_CREATE,
+  INPUT_03_LIST,
+  INPUT_04,
+  INPUT_05,
+  INPUT_06,
+  INPUT_07,
   malformedBodies,
   notAString,
   notObjects,
@@ -28,10 +35,8 @@ import {
   UNKNOWN_ACTIONS,
   UNSUPPORTED_VERSIONS,
   unusualUnicode,
-  unsupportedVersionRequests,
   WRONG_TYPE_EXAMPLES,
   wrongListBodies,
-  wrongTypeCreate,
 } from './plans';
 import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
@@ -66,10 +71,10 @@ const inTurn =
     answers.shift()!;
 
 test.describe('INPUT handling of bad input', () => {
-  test('INPUT-01 Malformed JSON gets a 4xx, never a 5xx', requirement('INPUT-01'), async ({ api, dataset, verify, kit }) => {
+  test('INPUT-01 Malformed JSON gets a 4xx, never a 5xx', requirement('INPUT-01', INPUT_01), async ({ plan, dataset, verify, kit }) => {
     // Truncated JSON was sent to each operation by the create-and-wait phase (judged below with the rest).
-    const { bodies: malformed, plannedRequests } = malformedBodies(kit.config);
-    const next = inTurn(await plannedAhead(api, plannedRequests));
+    const { bodies: malformed } = malformedBodies(kit.config);
+    const next = inTurn(await plan.ahead(INPUT_01));
     for (const body of malformed) {
       await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await next(), refused));
       await test.step(`ListAssetGroups ${JSON.stringify(body)}`, async () => verify(await next(), refused));
@@ -79,15 +84,10 @@ test.describe('INPUT handling of bad input', () => {
     for (const ex of provokedWithToken(dataset, true)) await verify(ex, refused);
   });
 
-  test('INPUT-02 A JSON body that is not an object gets a 4xx, never a 5xx', requirement('INPUT-02'), async ({ api, dataset, verify, kit }) => {
+  test('INPUT-02 A JSON body that is not an object gets a 4xx, never a 5xx', requirement('INPUT-02', INPUT_02), async ({ plan, dataset, verify, kit }) => {
     // An array holding a valid body too, and the create-and-wait phase's two (judged below): see notObjects.
     const sends = notObjects(kit.config);
-    const next = inTurn(
-      await plannedAhead(
-        api,
-        sends.map(({ planned }) => planned),
-      ),
-    );
+    const next = inTurn(await plan.ahead(INPUT_02));
     for (const { op, body } of sends)
       await test.step(`${op} ${JSON.stringify(body)}`, async () => {
         const answer = await next();
@@ -99,24 +99,28 @@ test.describe('INPUT handling of bad input', () => {
     for (const ex of provokedWithToken(dataset, false)) await verify(ex, refused);
   });
 
-  test('INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)', requirement('INPUT-03'), async ({ api, verify, kit }, testInfo) => {
-    // Every run also tries an integer too large for 64 bits (WRONG_TYPE_EXAMPLES).
-    const examples = WRONG_TYPE_EXAMPLES;
-    const answer = await sentAhead(api, kit.config, [createField, notAString], (name, value) => wrongTypeCreate(kit.config, name, value), examples);
-    await checkProperty(
-      testInfo,
-      kit.config,
-      fc.asyncProperty(createField, notAString, async (name, value) => {
-        await verify(await answer(name, value), refused);
-      }),
-      { examples },
-    );
-  });
+  test(
+    'INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)',
+    requirement('INPUT-03', INPUT_03_CREATE),
+    async ({ plan, verify, kit }, testInfo) => {
+      // Every run also tries an integer too large for 64 bits (WRONG_TYPE_EXAMPLES).
+      const examples = WRONG_TYPE_EXAMPLES;
+      const answer = (await plan.property(INPUT_03_CREATE))!;
+      await checkProperty(
+        testInfo,
+        kit.config,
+        fc.asyncProperty(createField, notAString, async (name, value) => {
+          await verify(await answer(name, value), refused);
+        }),
+        { examples },
+      );
+    },
+  );
 
   test(
     'INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)',
-    requirement('INPUT-03'),
-    async ({ api, dataset, verify, kit, profile }, testInfo) => {
+    requirement('INPUT-03', INPUT_03_LIST),
+    async ({ plan, dataset, verify, kit, profile }, testInfo) => {
       const { list } = profile;
       const { unread, idFilterKnown, wrongBody } = wrongListBodies(profile, dataset);
       for (const key of unread)
@@ -128,7 +132,7 @@ test.describe('INPUT handling of bad input', () => {
       if (!idFilterKnown)
         recordNote(testInfo, 'notAssessedHere', `${filterLabel(list, list.filters.groupIds)}: ${dataset.profileMismatch?.idFilter ?? 'ignored (LIST-04)'}`);
       test.skip(!wrongBody, 'not assessable: the target showed it reads none of the list filters the profile names');
-      const answer = await sentAhead(api, kit.config, [wrongBody!], (body) => ({ action: 'ListAssetGroups', body, options: {} }));
+      const answer = (await plan.property(INPUT_03_LIST))!;
       await checkProperty(
         testInfo,
         kit.config,
@@ -139,46 +143,45 @@ test.describe('INPUT handling of bad input', () => {
     },
   );
 
-  test("INPUT-04 Create fields beyond the profile's bounds get 400 AssetError", requirement('INPUT-04'), async ({ api, verify, profile, kit }, testInfo) => {
-    const cases = beyondBounds(kit.config, profile);
-    const rejects = errorWith(400);
-    const next = inTurn(
-      await plannedAhead(
-        api,
-        cases.map(({ planned }) => planned),
-      ),
-    );
-    for (const { what, body, bound } of cases) {
-      await test.step(what, async () => {
-        const answer = await next();
-        // One past the profile's bound accepted: a target with a larger bound of its own refuses a value far beyond
-        // it (a profile mismatch). One that accepts that too has no bound near the profile's: the spec shows none
-        // ("Length bounds ... not shown"), so only a bound the target's own profile states (AG_PROFILE) is a failure.
-        // A required field left out, or Name empty, accepted: which fields are required is not shown, so the target
-        // made another choice (an optional Name), not a mistake; the profile's requiredFields say otherwise.
-        if (!bound && answer.response?.status === 200) {
-          const field = what.split(' ')[0];
-          const hint = `a create with ${what} was accepted: the target does not require ${field}; set create.requiredFields without ${field}`;
-          recordProfileMismatch(testInfo, hint);
-        }
-        if (bound && answer.response?.status === 200) {
-          const far = await sendCreate(api, { ...body, [bound.field]: `${body[bound.field]}`.padEnd(bound.max * 16 + 1, 'y') });
-          if ((far.response?.status ?? 0) >= 400 && (far.response?.status ?? 0) < 500) {
-            const hint = `${bound.field} of ${bound.max + 1} characters was accepted and one of ${bound.max * 16 + 1} refused: the target's bound lies between; set create.maxLength.${bound.field}`;
+  test(
+    "INPUT-04 Create fields beyond the profile's bounds get 400 AssetError",
+    requirement('INPUT-04', INPUT_04),
+    async ({ api, plan, verify, profile, kit }, testInfo) => {
+      const cases = beyondBounds(kit.config, profile);
+      const rejects = errorWith(400);
+      const next = inTurn(await plan.ahead(INPUT_04));
+      for (const { what, body, bound } of cases) {
+        await test.step(what, async () => {
+          const answer = await next();
+          // One past the profile's bound accepted: a target with a larger bound of its own refuses a value far beyond
+          // it (a profile mismatch). One that accepts that too has no bound near the profile's: the spec shows none
+          // ("Length bounds ... not shown"), so only a bound the target's own profile states (AG_PROFILE) is a failure.
+          // A required field left out, or Name empty, accepted: which fields are required is not shown, so the target
+          // made another choice (an optional Name), not a mistake; the profile's requiredFields say otherwise.
+          if (!bound && answer.response?.status === 200) {
+            const field = what.split(' ')[0];
+            const hint = `a create with ${what} was accepted: the target does not require ${field}; set create.requiredFields without ${field}`;
             recordProfileMismatch(testInfo, hint);
           }
-          if (far.response?.status === 200 && !kit.config.profilePath) {
-            const hint = `${bound.field} of ${bound.max + 1} and of ${bound.max * 16 + 1} characters were accepted: the target has no bound near the reference profile's ${bound.max}, and the spec shows none; set create.maxLength.${bound.field} to its bound, or null for none`;
-            recordProfileMismatch(testInfo, hint);
+          if (bound && answer.response?.status === 200) {
+            const far = await sendCreate(api, { ...body, [bound.field]: `${body[bound.field]}`.padEnd(bound.max * 16 + 1, 'y') });
+            if ((far.response?.status ?? 0) >= 400 && (far.response?.status ?? 0) < 500) {
+              const hint = `${bound.field} of ${bound.max + 1} characters was accepted and one of ${bound.max * 16 + 1} refused: the target's bound lies between; set create.maxLength.${bound.field}`;
+              recordProfileMismatch(testInfo, hint);
+            }
+            if (far.response?.status === 200 && !kit.config.profilePath) {
+              const hint = `${bound.field} of ${bound.max + 1} and of ${bound.max * 16 + 1} characters were accepted: the target has no bound near the reference profile's ${bound.max}, and the spec shows none; set create.maxLength.${bound.field} to its bound, or null for none`;
+              recordProfileMismatch(testInfo, hint);
+            }
           }
-        }
-        await verify(answer, rejects);
-      });
-    }
-  });
+          await verify(answer, rejects);
+        });
+      }
+    },
+  );
 
-  test('INPUT-05 An unknown Action gets a 4xx', requirement('INPUT-05'), async ({ api, verify }) => {
-    const next = inTurn(await plannedAhead(api, unknownActionRequests()));
+  test('INPUT-05 An unknown Action gets a 4xx', requirement('INPUT-05', INPUT_05), async ({ plan, verify }) => {
+    const next = inTurn(await plan.ahead(INPUT_05));
     for (const action of UNKNOWN_ACTIONS) {
       await test.step(`Action ${JSON.stringify(action)}`, async () => {
         const answer = await next();
@@ -190,8 +193,8 @@ test.describe('INPUT handling of bad input', () => {
     }
   });
 
-  test('INPUT-06 An unsupported Version gets a 4xx', requirement('INPUT-06'), async ({ api, verify }) => {
-    const next = inTurn(await plannedAhead(api, unsupportedVersionRequests()));
+  test('INPUT-06 An unsupported Version gets a 4xx', requirement('INPUT-06', INPUT_06), async ({ plan, verify }) => {
+    const next = inTurn(await plan.ahead(INPUT_06));
     for (const version of UNSUPPORTED_VERSIONS) {
       await test.step(`Version ${JSON.stringify(version)}`, async () => {
         const answer = await next();
@@ -200,11 +203,11 @@ test.describe('INPUT handling of bad input', () => {
     }
   });
 
-  test('INPUT-07 Unusual Unicode in string fields never gets a 5xx', requirement('INPUT-07'), async ({ api, verify, profile, kit }) => {
+  test('INPUT-07 Unusual Unicode in string fields never gets a 5xx', requirement('INPUT-07', INPUT_07), async ({ api, plan, verify, profile, kit }) => {
     // JSON lets these through; RFC 8259 leaves their meaning open, so only the absence of a 5xx is
     // judged. Well-formed text of every plane must round-trip: that is CREATE-02's and CREATE-05's.
-    const { creates, plannedRequests, oneByOne } = unusualUnicode(kit.config, profile);
-    const answers = await plannedAhead(api, plannedRequests);
+    const { creates, oneByOne } = unusualUnicode(kit.config, profile);
+    const answers = await plan.ahead(INPUT_07);
     for (const [i, body] of creates.entries())
       await test.step(`CreateAssetGroup ${JSON.stringify(body)}`, async () => verify(await answers[i], [noServerError]));
     const together = await answers[creates.length];

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { test, requirement, listBody, LISTED, pagingAssessable } from './fixtures';
 import { countsStand, pagedGroups } from './dataset-needs';
 import { pagesOf } from './dataset-needs';
-import { checkProperty, sentAhead } from './property';
+import { checkProperty } from './property';
 import { modelRuns } from './page-model';
 import {
   ERROR_BODY,
@@ -27,12 +27,16 @@ import {
   firstPagesOfSizes,
   invalidPaging,
   invalidPagings,
+  PAGE_01,
+  PAGE_02,
+  PAGE_02_PROPERTY,
+  PAGE_03,
+  PAGE_04,
+  PAGE_06,
+  PAGE_07,
+  PAGE_07_PROPERTY,
   PAGE_SIZE,
   pagesWithin,
-  pagingRequest,
-  plannedAhead,
-  plannedTogether,
-  twoPages,
 } from './plans';
 
 // Pages of the run's own groups (their Ids, or a Name part only they share: pagedGroups), so a run costs the same whatever else the target holds;
@@ -54,55 +58,50 @@ test.describe('PAGE paging against a model', () => {
 });
 
 test.describe('PAGE paging fields and invariants', () => {
-  test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01'), async ({ api, dataset, verify, profile }) => {
+  test('PAGE-01 A page holds at most PageSize items', requirement('PAGE-01', PAGE_01), async ({ plan, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { query } = pagesOf(profile, dataset);
     const pages = firstPagesOfSizes(profile, dataset);
-    const answers = await plannedTogether(
-      api,
-      pages.map(({ planned }) => planned),
-    );
+    const answers = await plan.answers(PAGE_01);
     for (const [i, { pageSize }] of pages.entries()) await verify(answers[i], [...LISTED, ...filtersHold(query), itemsAtMost(pageSize)]);
   });
 
-  test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02'), async ({ api, dataset, verify, profile }) => {
+  test('PAGE-02 PageNumber and PageSize echo what was asked', requirement('PAGE-02', PAGE_02), async ({ plan, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     // The user's whole list holds at least the run's groups (pagesOf): these pages are within it too.
     const pagings = pagesWithin(profile, dataset);
-    const answers = await plannedTogether(
-      api,
-      pagings.map(({ planned }) => planned),
-    );
+    const answers = await plan.answers(PAGE_02);
     for (const [i, { pageNumber, pageSize }] of pagings.entries()) await verify(answers[i], [...LISTED, pagingEchoes(pageNumber, pageSize)]);
   });
 
-  test("PAGE-03 Omitted paging values take the profile's defaults", requirement('PAGE-03'), async ({ api, dataset, verify, profile }) => {
+  test("PAGE-03 Omitted paging values take the profile's defaults", requirement('PAGE-03', PAGE_03), async ({ plan, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { pageNumber, pageSize } = profile.list;
-    const { query, confined, filteredBy } = pagesOf(profile, dataset);
+    const { filteredBy } = pagesOf(profile, dataset);
     // The defaults are not shown: a target whose echo is true to other defaults made another choice, which its profile states.
     const fix = `default to PageNumber ${pageNumber.default} and PageSize ${pageSize.default}, or state your defaults in your profile (list.pageNumber.default, list.pageSize.default; AG_PROFILE)`;
-    // Unconfined, the filtered list would be the preflight's {} again: that one answer is judged below.
-    if (confined) {
-      const filtered = await api.call('ListAssetGroups', listBody(profile, query));
+    // Its plan is one read, where a query lists the run's groups alone; unconfined, that list would be the preflight's {}
+    // again, whose one answer is judged below.
+    for (const filtered of await plan.answers(PAGE_03)) {
       await verify(filtered, [...listedBy(filteredBy), pagingEchoes(pageNumber.default, pageSize.default, fix)]);
     }
     await verify(dataset.shared.emptyList, [...listedBy('LIST-01'), pagingEchoes(pageNumber.default, pageSize.default, fix)]);
   });
 
-  test('PAGE-04 TotalCount is the number of matching groups, not the size of the page', requirement('PAGE-04'), async ({ api, dataset, verify, profile }) => {
-    pagingAssessable(dataset);
-    const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
-    // The phase's read of the run's groups first: a count off there is this requirement's, whatever the pages below show.
-    await countsStand(dataset, verify);
-    const pages = await plannedTogether(
-      api,
-      twoPages(profile, dataset).map(({ planned }) => planned),
-    );
-    // Unconfined (the user's whole list), the count is known only from below: at least the run's own groups, more than a page holds.
-    const counted = confined ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)] : [totalCountIs(ids.length, { atLeast: true })];
-    for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), ...counted]);
-  });
+  test(
+    'PAGE-04 TotalCount is the number of matching groups, not the size of the page',
+    requirement('PAGE-04', PAGE_04),
+    async ({ plan, dataset, verify, profile }) => {
+      pagingAssessable(dataset);
+      const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
+      // The phase's read of the run's groups first: a count off there is this requirement's, whatever the pages below show.
+      await countsStand(dataset, verify);
+      const pages = await plan.answers(PAGE_04);
+      // Unconfined (the user's whole list), the count is known only from below: at least the run's own groups, more than a page holds.
+      const counted = confined ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)] : [totalCountIs(ids.length, { atLeast: true })];
+      for (const page of pages) await verify(page, [...LISTED, ...filtersHold(query), ...counted]);
+    },
+  );
 
   test('PAGE-05 Walking the pages of one query yields each group exactly once', requirement('PAGE-05'), async ({ api, dataset, verify, judge, profile }) => {
     pagingAssessable(dataset);
@@ -119,11 +118,13 @@ test.describe('PAGE paging fields and invariants', () => {
     await judge(pages, pagesPartition(ids));
   });
 
-  test('PAGE-06 A page past the end is answered as the profile says', requirement('PAGE-06'), async ({ api, dataset, verify, profile }) => {
+  test('PAGE-06 A page past the end is answered as the profile says', requirement('PAGE-06', PAGE_06), async ({ api, plan, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { ids, query, filteredBy } = pagedGroups(profile, dataset);
     const lastPage = nthPage(profile, Math.ceil(ids.length / PAGE_SIZE));
-    const answer = await api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: lastPage + 1, pageSize: PAGE_SIZE }));
+    // Its plan where a query lists the run's groups alone; over pagedGroups' namesakes, its own request.
+    const [planned] = await plan.answers(PAGE_06);
+    const answer = planned ?? (await api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: lastPage + 1, pageSize: PAGE_SIZE })));
     // Judged before anything that needs a 200: a refusal may be the profile's choice.
     const judged = pastEndAnswer(lastPage + 1, lastPage, ids.length);
     await countsStand(dataset, verify);
@@ -144,15 +145,12 @@ test.describe('PAGE paging fields and invariants', () => {
     );
   });
 
-  test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07'), async ({ api, dataset, verify, profile }) => {
+  test('PAGE-07 Invalid paging values get 400 AssetBadRequest', requirement('PAGE-07', PAGE_07), async ({ plan, dataset, verify, profile }) => {
     pagingAssessable(dataset);
     const { pageSize } = profile.list;
     // Each shared with the property below, which often draws the same edges (0, -1): one answer judged by both.
     const invalid = invalidPagings(profile);
-    const answers = await plannedAhead(
-      api,
-      invalid.map(({ planned }) => planned),
-    );
+    const answers = await plan.ahead(PAGE_07);
     for (const [i, { what, number, size }] of invalid.entries()) {
       await test.step(what, async () => {
         const answer = await answers[i];
@@ -170,32 +168,40 @@ test.describe('PAGE paging fields and invariants', () => {
 });
 
 test.describe('PAGE paging values, generated', () => {
-  test('PAGE-07 Invalid paging values get 400 AssetBadRequest (property)', requirement('PAGE-07'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
-    pagingAssessable(dataset);
-    const { body, examples } = invalidPaging(profile);
-    const answer = await sentAhead(api, kit.config, [body], (paging) => pagingRequest(profile, paging), examples);
-    await checkProperty(
-      testInfo,
-      kit.config,
-      fc.asyncProperty(body, async (paging) => {
-        const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
-        await verify(await answer(paging), [NOT_AS_SUCCESS, pagingBounds(field, value), ...ERROR_BODY]);
-      }),
-      { examples, mismatchesLast: true },
-    );
-  });
+  test(
+    'PAGE-07 Invalid paging values get 400 AssetBadRequest (property)',
+    requirement('PAGE-07', PAGE_07_PROPERTY),
+    async ({ plan, dataset, verify, kit, profile }, testInfo) => {
+      pagingAssessable(dataset);
+      const { body, examples } = invalidPaging(profile);
+      const answer = (await plan.property(PAGE_07_PROPERTY))!;
+      await checkProperty(
+        testInfo,
+        kit.config,
+        fc.asyncProperty(body, async (paging) => {
+          const [field, value] = 'pageNumber' in paging ? (['pageNumber', paging.pageNumber] as const) : (['pageSize', paging.pageSize] as const);
+          await verify(await answer(paging), [NOT_AS_SUCCESS, pagingBounds(field, value), ...ERROR_BODY]);
+        }),
+        { examples, mismatchesLast: true },
+      );
+    },
+  );
 
-  test('PAGE-02 PageNumber and PageSize echo what was asked (property)', requirement('PAGE-02'), async ({ api, dataset, verify, kit, profile }, testInfo) => {
-    pagingAssessable(dataset);
-    const { paging, planned, examples } = echoedPaging(profile, dataset);
-    const answer = await sentAhead(api, kit.config, [paging], planned, examples);
-    await checkProperty(
-      testInfo,
-      kit.config,
-      fc.asyncProperty(paging, async ({ number, size }) => {
-        await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);
-      }),
-      { examples },
-    );
-  });
+  test(
+    'PAGE-02 PageNumber and PageSize echo what was asked (property)',
+    requirement('PAGE-02', PAGE_02_PROPERTY),
+    async ({ plan, dataset, verify, kit, profile }, testInfo) => {
+      pagingAssessable(dataset);
+      const { paging, examples } = echoedPaging(profile, dataset);
+      const answer = (await plan.property(PAGE_02_PROPERTY))!;
+      await checkProperty(
+        testInfo,
+        kit.config,
+        fc.asyncProperty(paging, async ({ number, size }) => {
+          await verify(await answer({ number, size }), [...LISTED, pagingEchoes(number, size)]);
+        }),
+        { examples },
+      );
+    },
+  );
 });

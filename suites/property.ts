@@ -3,7 +3,7 @@ import type { TestInfo } from '@playwright/test';
 import type { KitConfig } from '../config';
 import type { Exchange } from '../client/exchange';
 import type { Api } from './api';
-import { drawnRuns, plannedAhead, sendPlanned, type PlannedRequest } from './plans';
+import { drawnRuns, plannedAhead, sendPlanned, type PropertyPlan } from './plans';
 import { mismatchesLast, recordCounterexample, recordNote } from '../facts/record';
 
 /**
@@ -65,16 +65,13 @@ export async function checkProperty<Ts>(
 export async function sentAhead<Ts extends unknown[]>(
   api: Api,
   config: KitConfig,
-  arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> },
-  plannedOf: (...values: Ts) => PlannedRequest,
-  /** The property's examples (checkProperty), tried before the drawn values: sent ahead with them. */
-  examples: Ts[] = [],
+  { arbitraries, examples, request }: PropertyPlan<Ts>,
 ): Promise<(...values: Ts) => Promise<Exchange>> {
   const runs = drawnRuns(config, arbitraries, examples);
   const answers = await plannedAhead(
     api,
-    runs.map((values) => plannedOf(...values)),
+    runs.map((values) => request(...values)),
   );
   const byValues = new Map(runs.map((values, i) => [JSON.stringify(values), answers[i]]));
-  return (...values) => byValues.get(JSON.stringify(values)) ?? sendPlanned(api, plannedOf(...values));
+  return (...values) => byValues.get(JSON.stringify(values)) ?? sendPlanned(api, request(...values));
 }

@@ -3,7 +3,7 @@ import { test, requirement, LISTED } from './fixtures';
 import { judgeVisibility } from './dataset-needs';
 import { recordLags, recordRetries } from '../facts/record';
 import { staysVisible } from './checks';
-import { plannedTogether, visibilityRound, VISIBILITY_ROUNDS } from './plans';
+import { plannedTogether, VIS_02, visibilityRound, VISIBILITY_ROUNDS } from './plans';
 
 // VIS-01 judges the create-and-wait phase's record (suites/dataset-setup.ts); VIS-02 reads the run's groups again.
 
@@ -18,7 +18,7 @@ test.describe('VIS eventual visibility of created groups', () => {
     await judgeVisibility(dataset, judge, verify, 'primary');
   });
 
-  test('VIS-02 A group that became visible stays visible', requirement('VIS-02'), async ({ api, dataset, verify, profile }) => {
+  test('VIS-02 A group that became visible stays visible', requirement('VIS-02', VIS_02), async ({ api, dataset, verify, profile }) => {
     // Several reads in a row: a snapshot that drops groups now and then shows it only on repetition. Each round asks every
     // creating token for its groups; the runner may have sent them, round after round (suites/plans/).
     for (let round = 1; round <= VISIBILITY_ROUNDS; round++) {

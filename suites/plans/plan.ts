@@ -102,3 +102,45 @@ export function drawnRuns<Ts extends unknown[]>(config: KitConfig, arbitraries: 
   ];
   return [...new Map(drawn.map((values) => [JSON.stringify(values), values])).values()];
 }
+
+// ---------------------------------------------------------------- declared plans
+
+/**
+ * A test's requests that need no earlier answer, declared once (sent-ahead.ts): the test names it in its details
+ * (`requirement(id, plan)`) and takes its answers, and the runner, told which tests were selected by their plans' keys
+ * (suites/selection.ts), sends it ahead. `firstReadOnly`: the plan is the test's first read alone.
+ */
+export interface DeclaredPlan {
+  key: string;
+  requests: (ctx: PlanContext) => PlannedRequest[];
+  firstReadOnly?: true;
+}
+
+export const declarePlan = (key: string, requests: (ctx: PlanContext) => PlannedRequest[], options: { firstReadOnly?: true } = {}): DeclaredPlan => ({
+  key,
+  requests,
+  ...options,
+});
+
+/** A property whose runs each send one request built from the run's values alone: its arbitraries, examples and request. */
+export interface PropertyPlan<Ts extends unknown[]> {
+  arbitraries: { [K in keyof Ts]: fc.Arbitrary<Ts[K]> };
+  examples: Ts[];
+  request: (...values: Ts) => PlannedRequest;
+}
+
+/** A declared property: its requests are those of the runs fc.check is about to draw (drawnRuns). */
+export interface DeclaredProperty<Ts extends unknown[]> extends DeclaredPlan {
+  property: (ctx: PlanContext) => PropertyPlan<Ts> | undefined;
+}
+
+export function declareProperty<Ts extends unknown[]>(key: string, property: (ctx: PlanContext) => PropertyPlan<Ts> | undefined): DeclaredProperty<Ts> {
+  return {
+    key,
+    property,
+    requests: (ctx) => {
+      const spec = property(ctx);
+      return spec ? drawnRuns(ctx.config, spec.arbitraries, spec.examples).map((values) => spec.request(...values)) : [];
+    },
+  };
+}

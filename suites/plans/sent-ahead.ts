@@ -1,7 +1,7 @@
 /** What the runner sends ahead: the plans of the tests this run selected, in the order the tests come (suites/selection.ts). */
 
 import { CREATING_ROLES } from '../dataset';
-import { type PlannedRequest, PlanContext, drawnRuns, listRequest } from './plan';
+import { declarePlan, declareProperty, type DeclaredPlan, type PlanContext, type PlannedRequest, listRequest } from './plan';
 import { anonymousWithoutAgent, bearerWithoutToken, nearMissAgents, nearMisses, otherSchemes, unknownTokenRequests } from './auth';
 import {
   WRONG_TYPE_EXAMPLES,
@@ -33,146 +33,146 @@ import {
 
 // ---------------------------------------------------------------- what the runner sends ahead
 
-/**
- * The tests whose requests the runner sends ahead, by their titles (tests/sent-ahead.test.ts checks each is a test of
- * the suites), in the order they run, each with its requests. Plans return nothing where their test is skipped.
+/*
+ * Each test whose requests need no earlier answer declares them here, once: the test names its plan in its details
+ * (`requirement(id, PLAN)`, suites/fixtures.ts) and takes the answers (`plan.answers(PLAN)`), the runner sends the
+ * selected tests' plans ahead (sentAheadFor). A plan returns nothing where its test is skipped.
  */
-export const SENT_AHEAD: [title: string, plan: (ctx: PlanContext) => PlannedRequest[]][] = [
-  ['AUTH-02 A Bearer header with no token gets 401 TokenAuthError', ({ config }) => bearerWithoutToken(config)],
-  ['AUTH-03 A valid token under another scheme gets 401 TokenAuthError', ({ config }) => otherSchemes(config)],
-  ['AUTH-04 An unknown token gets 401 TokenAuthError', ({ config }) => unknownTokenRequests(config)],
-  ['AUTH-06 A near-miss of a valid token gets 401 TokenAuthError', ({ config }) => nearMisses(config)],
-  [
-    "AUTH-01 A request without an Authorization header gets 401 TokenAuthError (with the kit's User-Agent and with none)",
-    ({ config }) => anonymousWithoutAgent(config),
-  ],
-  ["AUTH-06 A near-miss of a valid token gets 401 TokenAuthError (with the kit's User-Agent and with none)", ({ config }) => nearMissAgents(config)],
-  ['INPUT-01 Malformed JSON gets a 4xx, never a 5xx', ({ config }) => malformedBodies(config).plannedRequests],
-  ['INPUT-02 A JSON body that is not an object gets a 4xx, never a 5xx', ({ config }) => notObjects(config).map(({ planned }) => planned)],
-  [
-    'INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (create, property)',
-    ({ config }) => drawnRuns(config, [createField, notAString], WRONG_TYPE_EXAMPLES).map(([name, value]) => wrongTypeCreate(config, name, value)),
-  ],
-  [
-    'INPUT-03 Fields of the wrong type get a 4xx, never a 5xx (list, property)',
-    ({ config, profile, dataset }) => {
-      const { wrongBody } = wrongListBodies(profile, dataset);
-      return wrongBody ? drawnRuns(config, [wrongBody]).map(([body]) => listRequest(body)) : [];
-    },
-  ],
-  [
-    'CREATE-02 Every field sent to CreateAssetGroup comes back unchanged in the list item of that Id',
-    ({ config, profile, dataset }) => CREATING_ROLES.flatMap((role) => roleReads(config, profile, dataset, role)),
-  ],
-  [
-    "CREATE-05 Values at the profile's bounds are accepted and come back unchanged",
-    ({ config, profile, dataset }) => roleReads(config, profile, dataset, 'primary', { bounds: true }),
-  ],
-  [
-    'CHAN-04 A channel-bound token finds no group of another channel through any filter, and counts none',
-    ({ config, profile, dataset }) => (['channelA', 'channelB'] as const).flatMap((role) => roleReads(config, profile, dataset, role)),
-  ],
-  [
-    "SCOPE-04 Another user finds none of the primary user's groups through the asset-space or group-type filter, alone or combined",
-    ({ config, profile, dataset }) => (config.tokens.otherUser ? roleReads(config, profile, dataset, 'primary') : []),
-  ],
-  [
-    "CHAN-02 A channel-bound token never lists another channel's groups",
-    ({ config, profile, dataset }) => otherChannelReads(config, profile, dataset).map(({ planned }) => planned),
-  ],
-  [
-    "INPUT-04 Create fields beyond the profile's bounds get 400 AssetError",
-    ({ config, profile }) => beyondBounds(config, profile).map(({ planned }) => planned),
-  ],
-  ['INPUT-07 Unusual Unicode in string fields never gets a 5xx', ({ config, profile }) => unusualUnicode(config, profile).plannedRequests],
-  [
-    'CHAN-03 An unbound token of the same user lists the groups of every channel',
-    ({ config, profile, dataset }) => (config.tokens.channelA && config.tokens.channelB ? everyGroupRead(profile, dataset) : []),
-  ],
-  [
-    'LIST-02 The asset-space filter returns the matching groups and only those',
-    ({ profile, dataset }) => (dataset.profileMismatch?.filters?.assetSpaceId ? [] : everyGroupRead(profile, dataset)),
-  ],
-  [
-    'LIST-03 The group-type filter returns the matching groups and only those',
-    ({ profile, dataset }) => (dataset.profileMismatch?.filters?.groupType ? [] : aigcReads(profile, dataset).map(({ planned }) => planned)),
-  ],
-  [
-    "PAGE-03 Omitted paging values take the profile's defaults",
-    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : withoutPaging(profile, dataset)),
-  ],
-  ['PAGE-06 A page past the end is answered as the profile says', ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : pastEnd(profile, dataset))],
-  ['INPUT-05 An unknown Action gets a 4xx', () => unknownActionRequests()],
-  ['INPUT-06 An unsupported Version gets a 4xx', () => unsupportedVersionRequests()],
-  [
-    'LIST-05 The name filter finds a group by its full Name, and only groups whose Name contains what was asked',
-    ({ profile, dataset }) => (dataset.profileMismatch?.filters?.name ? [] : nameAndWildcards(profile, dataset).plannedRequests),
-  ],
-  [
-    'LIST-07 The name filter matches as the profile says',
-    ({ profile, dataset }) => (dataset.profileMismatch?.filters?.name ? [] : nameParts(profile, dataset).reads),
-  ],
-  [
-    'PAGE-01 A page holds at most PageSize items',
-    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : firstPagesOfSizes(profile, dataset).map(({ planned }) => planned)),
-  ],
-  [
-    'PAGE-02 PageNumber and PageSize echo what was asked',
-    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : pagesWithin(profile, dataset).map(({ planned }) => planned)),
-  ],
-  [
-    'PAGE-04 TotalCount is the number of matching groups, not the size of the page',
-    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : twoPages(profile, dataset).map(({ planned }) => planned)),
-  ],
-  [
-    'PAGE-07 Invalid paging values get 400 AssetBadRequest',
-    ({ profile, dataset }) => (dataset.profileMismatch?.paging ? [] : invalidPagings(profile).map(({ planned }) => planned)),
-  ],
-  [
-    'PAGE-07 Invalid paging values get 400 AssetBadRequest (property)',
-    ({ config, profile, dataset }) => {
-      if (dataset.profileMismatch?.paging) return [];
-      const { body, examples } = invalidPaging(profile);
-      return drawnRuns(config, [body], examples).map(([paging]) => pagingRequest(profile, paging));
-    },
-  ],
-  [
-    'PAGE-02 PageNumber and PageSize echo what was asked (property)',
-    ({ config, profile, dataset }) => {
-      if (dataset.profileMismatch?.paging) return [];
-      const { paging, planned, examples } = echoedPaging(profile, dataset);
-      return drawnRuns(config, [paging], examples).map(([p]) => planned(p));
-    },
-  ],
-  [
-    'VIS-02 A group that became visible stays visible',
-    ({ profile, dataset }) =>
-      Array.from({ length: VISIBILITY_ROUNDS }, (_, i) => visibilityRound(profile, dataset, i + 1).map(({ planned }) => planned)).flat(),
-  ],
-  ["SCOPE-01 The second user's list never shows the primary user's groups", ({ config, profile, dataset }) => otherUserFirstPages(config, profile, dataset)],
-  [
-    "SCOPE-02 Filtering by another user's group Id finds nothing",
-    ({ config, profile, dataset }) => otherUserByIds(config, profile, dataset).map(({ planned }) => planned),
-  ],
-  [
-    "SCOPE-03 Filtering by another user's exact group Name finds nothing",
-    ({ config, profile, dataset }) => otherUserByNames(config, profile, dataset).map(({ planned }) => planned),
-  ],
+const noPaging = (ctx: PlanContext) => !!ctx.dataset.profileMismatch?.paging;
+
+export const AUTH_01_AGENTS = declarePlan('AUTH-01 agents', ({ config }) => anonymousWithoutAgent(config));
+export const AUTH_02 = declarePlan('AUTH-02', ({ config }) => bearerWithoutToken(config));
+export const AUTH_03 = declarePlan('AUTH-03', ({ config }) => otherSchemes(config));
+export const AUTH_04 = declarePlan('AUTH-04', ({ config }) => unknownTokenRequests(config));
+export const AUTH_06 = declarePlan('AUTH-06', ({ config }) => nearMisses(config));
+export const AUTH_06_AGENTS = declarePlan('AUTH-06 agents', ({ config }) => nearMissAgents(config));
+
+export const INPUT_01 = declarePlan('INPUT-01', ({ config }) => malformedBodies(config).plannedRequests);
+export const INPUT_02 = declarePlan('INPUT-02', ({ config }) => notObjects(config).map(({ planned }) => planned));
+export const INPUT_03_CREATE = declareProperty('INPUT-03 create', ({ config }) => ({
+  arbitraries: [createField, notAString],
+  examples: WRONG_TYPE_EXAMPLES,
+  request: (name: string, value: unknown) => wrongTypeCreate(config, name, value),
+}));
+export const INPUT_03_LIST = declareProperty('INPUT-03 list', ({ profile, dataset }) => {
+  const { wrongBody } = wrongListBodies(profile, dataset);
+  return wrongBody && { arbitraries: [wrongBody], examples: [], request: (body: unknown) => listRequest(body) };
+});
+export const INPUT_04 = declarePlan('INPUT-04', ({ config, profile }) => beyondBounds(config, profile).map(({ planned }) => planned));
+export const INPUT_05 = declarePlan('INPUT-05', () => unknownActionRequests());
+export const INPUT_06 = declarePlan('INPUT-06', () => unsupportedVersionRequests());
+export const INPUT_07 = declarePlan('INPUT-07', ({ config, profile }) => unusualUnicode(config, profile).plannedRequests);
+
+// The reads of the run's groups that a helper of the suites sends first (roleGroupsRead, everyGroupListed): the same
+// queries (roleGroupsQuery, eachIdAlone), so that the helper takes the runner's answers.
+export const CREATE_02 = declarePlan('CREATE-02', ({ config, profile, dataset }) =>
+  CREATING_ROLES.flatMap((role) => roleReads(config, profile, dataset, role)),
+);
+export const CREATE_05 = declarePlan('CREATE-05', ({ config, profile, dataset }) => roleReads(config, profile, dataset, 'primary', { bounds: true }));
+export const CHAN_03 = declarePlan('CHAN-03', ({ config, profile, dataset }) =>
+  config.tokens.channelA && config.tokens.channelB ? everyGroupRead(profile, dataset) : [],
+);
+/** Its first read alone: what it sends next depends on the answer (a group's AssetSpaceId). */
+export const CHAN_04 = declarePlan(
+  'CHAN-04',
+  ({ config, profile, dataset }) => (['channelA', 'channelB'] as const).flatMap((role) => roleReads(config, profile, dataset, role)),
+  { firstReadOnly: true },
+);
+export const LIST_02 = declarePlan(
+  'LIST-02',
+  ({ profile, dataset }) => (dataset.profileMismatch?.filters?.assetSpaceId ? [] : everyGroupRead(profile, dataset)),
+  {
+    firstReadOnly: true,
+  },
+);
+export const SCOPE_04 = declarePlan(
+  'SCOPE-04',
+  ({ config, profile, dataset }) => (config.tokens.otherUser ? roleReads(config, profile, dataset, 'primary') : []),
+  {
+    firstReadOnly: true,
+  },
+);
+
+export const CHAN_02 = declarePlan('CHAN-02', ({ config, profile, dataset }) => otherChannelReads(config, profile, dataset).map(({ planned }) => planned));
+export const LIST_03 = declarePlan('LIST-03', ({ profile, dataset }) =>
+  dataset.profileMismatch?.filters?.groupType ? [] : aigcReads(profile, dataset).map(({ planned }) => planned),
+);
+export const LIST_05 = declarePlan('LIST-05', ({ profile, dataset }) =>
+  dataset.profileMismatch?.filters?.name ? [] : nameAndWildcards(profile, dataset).plannedRequests,
+);
+export const LIST_07 = declarePlan('LIST-07', ({ profile, dataset }) => (dataset.profileMismatch?.filters?.name ? [] : nameParts(profile, dataset).reads));
+
+export const PAGE_01 = declarePlan('PAGE-01', (ctx) => (noPaging(ctx) ? [] : firstPagesOfSizes(ctx.profile, ctx.dataset).map(({ planned }) => planned)));
+export const PAGE_02 = declarePlan('PAGE-02', (ctx) => (noPaging(ctx) ? [] : pagesWithin(ctx.profile, ctx.dataset).map(({ planned }) => planned)));
+export const PAGE_02_PROPERTY = declareProperty('PAGE-02 property', (ctx) => {
+  if (noPaging(ctx)) return undefined;
+  const { paging, planned, examples } = echoedPaging(ctx.profile, ctx.dataset);
+  return { arbitraries: [paging], examples, request: planned };
+});
+export const PAGE_03 = declarePlan('PAGE-03', (ctx) => (noPaging(ctx) ? [] : withoutPaging(ctx.profile, ctx.dataset)));
+export const PAGE_04 = declarePlan('PAGE-04', (ctx) => (noPaging(ctx) ? [] : twoPages(ctx.profile, ctx.dataset).map(({ planned }) => planned)));
+export const PAGE_06 = declarePlan('PAGE-06', (ctx) => (noPaging(ctx) ? [] : pastEnd(ctx.profile, ctx.dataset)));
+export const PAGE_07 = declarePlan('PAGE-07', (ctx) => (noPaging(ctx) ? [] : invalidPagings(ctx.profile).map(({ planned }) => planned)));
+export const PAGE_07_PROPERTY = declareProperty('PAGE-07 property', (ctx) => {
+  if (noPaging(ctx)) return undefined;
+  const { body, examples } = invalidPaging(ctx.profile);
+  return { arbitraries: [body], examples, request: (paging: Parameters<typeof pagingRequest>[1]) => pagingRequest(ctx.profile, paging) };
+});
+
+export const SCOPE_01 = declarePlan('SCOPE-01', ({ config, profile, dataset }) => otherUserFirstPages(config, profile, dataset));
+export const SCOPE_02 = declarePlan('SCOPE-02', ({ config, profile, dataset }) => otherUserByIds(config, profile, dataset).map(({ planned }) => planned));
+export const SCOPE_03 = declarePlan('SCOPE-03', ({ config, profile, dataset }) => otherUserByNames(config, profile, dataset).map(({ planned }) => planned));
+
+export const VIS_02 = declarePlan('VIS-02', ({ profile, dataset }) =>
+  Array.from({ length: VISIBILITY_ROUNDS }, (_, i) => visibilityRound(profile, dataset, i + 1).map(({ planned }) => planned)).flat(),
+);
+
+/** Every declared plan: what the runner may send ahead, by key. */
+export const SENT_AHEAD: readonly DeclaredPlan[] = [
+  AUTH_01_AGENTS,
+  AUTH_02,
+  AUTH_03,
+  AUTH_04,
+  AUTH_06,
+  AUTH_06_AGENTS,
+  INPUT_01,
+  INPUT_02,
+  INPUT_03_CREATE,
+  INPUT_03_LIST,
+  INPUT_04,
+  INPUT_05,
+  INPUT_06,
+  INPUT_07,
+  CREATE_02,
+  CREATE_05,
+  CHAN_02,
+  CHAN_03,
+  CHAN_04,
+  LIST_02,
+  LIST_03,
+  LIST_05,
+  LIST_07,
+  PAGE_01,
+  PAGE_02,
+  PAGE_02_PROPERTY,
+  PAGE_03,
+  PAGE_04,
+  PAGE_06,
+  PAGE_07,
+  PAGE_07_PROPERTY,
+  SCOPE_01,
+  SCOPE_02,
+  SCOPE_03,
+  SCOPE_04,
+  VIS_02,
 ];
 
-/** Tests whose plan is their first read alone: what they send next depends on its answer (an AssetSpaceId, a group's space). */
-export const FIRST_READ_ONLY = new Set([
-  'CHAN-04 A channel-bound token finds no group of another channel through any filter, and counts none',
-  'LIST-02 The asset-space filter returns the matching groups and only those',
-  "SCOPE-04 Another user finds none of the primary user's groups through the asset-space or group-type filter, alone or combined",
-]);
-
-/** The requests of the selected tests that the runner sends ahead, in the tests' order. */
-export function sentAheadFor(titles: string[], ctx: PlanContext): PlannedRequest[] {
-  const plans = new Map(SENT_AHEAD);
-  return titles.flatMap((title) => {
+/** The requests of the selected tests' plans (by key, in the tests' order) that the runner sends ahead. */
+export function sentAheadFor(keys: string[], ctx: PlanContext): PlannedRequest[] {
+  const plans = new Map(SENT_AHEAD.map((plan) => [plan.key, plan]));
+  return keys.flatMap((key) => {
     try {
-      return plans.get(title)?.(ctx) ?? [];
+      return plans.get(key)?.requests(ctx) ?? [];
     } catch {
       // The run's groups are not all there (the dataset's helpers skip or block the test that needs them): that test,
       // when it runs, says why, and sends what it still can itself.
