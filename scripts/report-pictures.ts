@@ -30,9 +30,13 @@ interface Shot {
 
 /** `agc run` as a user types it, in a child; the kit's variables from the developer's shell left out. */
 function agcRun(reportDir: string, baseURL: string | undefined): Promise<number | null> {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AG_')));
-  if (baseURL) Object.assign(env, referenceTokenEnv());
-  const args = [path.join(ROOT, 'bin', 'agc.mjs'), 'run', '--report-dir', reportDir, '--seed', '1', ...(baseURL ? ['--base-url', baseURL] : [])];
+  return agc(['run', '--report-dir', reportDir, '--seed', '1', ...(baseURL ? ['--base-url', baseURL] : [])], baseURL ? referenceTokenEnv() : {});
+}
+
+/** An agc command in a child, with the kit's variables from the developer's shell left out. */
+function agc(command: string[], extraEnv: Record<string, string> = {}): Promise<number | null> {
+  const env: NodeJS.ProcessEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('AG_'))), ...extraEnv };
+  const args = [path.join(ROOT, 'bin', 'agc.mjs'), ...command];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
     const timer = setTimeout(() => child.kill('SIGINT'), 180_000);
@@ -44,17 +48,17 @@ function agcRun(reportDir: string, baseURL: string | undefined): Promise<number 
   });
 }
 
-/** The first screen of index.html in chromium; any request that is not the file itself is an error. */
-async function photograph(reportDir: string, out: string): Promise<void> {
+/** The first screen of a page in chromium; any request that is not the file itself is an error. */
+async function photograph(page: string, out: string): Promise<void> {
   const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+    const tab = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
     const problems: string[] = [];
-    page.on('request', (request) => !request.url().startsWith('file:') && problems.push(`network request to ${request.url()}`));
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`file://${path.join(reportDir, 'index.html')}`);
-    await page.screenshot({ path: out, fullPage: false });
-    if (problems.length) throw new Error(`index.html of ${reportDir}: ${problems.join('; ')}`);
+    tab.on('request', (request) => !request.url().startsWith('file:') && problems.push(`network request to ${request.url()}`));
+    tab.on('pageerror', (error) => problems.push(error.message));
+    await tab.goto(`file://${page}`);
+    await tab.screenshot({ path: out, fullPage: false });
+    if (problems.length) throw new Error(`${page}: ${problems.join('; ')}`);
   } finally {
     await browser.close();
   }
@@ -86,10 +90,17 @@ async function main(): Promise<void> {
       const { verdict } = JSON.parse(readFileSync(path.join(reportDir, 'conformance.json'), 'utf8')) as { verdict: string };
       // A picture of the wrong verdict would mislead every reader of the docs.
       if (verdict !== shot.expectVerdict) throw new Error(`${shot.shows}: verdict ${verdict} (exit ${status}), expected ${shot.expectVerdict}`);
-      await photograph(reportDir, path.join(ROOT, PICTURES_DIR, shot.file));
+      await photograph(path.join(reportDir, 'index.html'), path.join(ROOT, PICTURES_DIR, shot.file));
       record.pictures.push({ file: shot.file, shows: shot.shows, verdict, ...VIEWPORT });
       process.stdout.write(`${PICTURES_DIR}/${shot.file}: ${shot.shows}, ${verdict}\n`);
     }
+    // The two runs side by side, as a certifier compares implementations (docs/compare.md).
+    const compared = path.join(work, 'compare');
+    const status = await agc(['compare', ...shots.map((shot) => path.join(work, path.basename(shot.file, '.png'))), '--out', compared]);
+    if (status !== 0) throw new Error(`agc compare exited ${status}`);
+    await photograph(path.join(compared, 'compare.html'), path.join(ROOT, PICTURES_DIR, 'compare.png'));
+    record.pictures.push({ file: 'compare.png', shows: 'agc compare of the two runs above', verdict: 'compare', ...VIEWPORT });
+    process.stdout.write(`${PICTURES_DIR}/compare.png: agc compare of the two runs\n`);
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });

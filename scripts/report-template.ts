@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The template of index.html: the page, and its parts with the styles (index.html embeds nothing else). */
-export const TEMPLATE_FILES = ['reporters/html.ts', 'reporters/html-parts.ts'] as const;
+/** The templates of the pictured pages: index.html, its parts with the styles, and agc compare's page. */
+export const TEMPLATE_FILES = ['reporters/html.ts', 'reporters/html-parts.ts', 'compare/html.ts'] as const;
 
 /** Where the pictures and their record live, relative to the kit's root. */
 export const PICTURES_DIR = 'docs/images';
