@@ -107,7 +107,11 @@ test("the report's pictures are as new as the report's template, real PNGs of th
   const record = JSON.parse(readFileSync(path.join(ROOT, PICTURES_RECORD), 'utf8')) as PicturesRecord;
   expect(record.templateFiles, 'the files the hash covers').toEqual([...TEMPLATE_FILES]);
   expect(record.templateHash, `the report's template changed since the pictures were made: ${REGENERATE}`).toBe(templateHash(ROOT));
-  expect(record.pictures.map((p) => p.verdict).sort(), 'a conformant run and a failing one').toEqual(['conformant', 'non-conformant']);
+  expect(record.pictures.map((p) => p.verdict).sort(), 'a conformant run, a failing one, and the two compared').toEqual([
+    'compare',
+    'conformant',
+    'non-conformant',
+  ]);
   const onDisk = readdirSync(path.join(ROOT, PICTURES_DIR)).filter((f) => f.endsWith('.png'));
   expect(onDisk.sort(), 'every picture is recorded, every recorded picture is there').toEqual(record.pictures.map((p) => p.file).sort());
   for (const picture of record.pictures) {
@@ -135,7 +139,10 @@ test('the checks catch a planted broken link, a missing heading, a stale templat
   expect(anchorsOf("# Figures the user's README used to quote\n## `agc run`: the run\n## Run\n## Run\n")).toEqual(
     new Set(['figures-the-users-readme-used-to-quote', 'agc-run-the-run', 'run', 'run-1']),
   );
-  for (const file of TEMPLATE_FILES) copyFileSync(path.join(ROOT, file), path.join(root, file));
+  for (const file of TEMPLATE_FILES) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    copyFileSync(path.join(ROOT, file), path.join(root, file));
+  }
   const before = templateHash(root);
   expect(before).toBe(templateHash(ROOT));
   writeFileSync(path.join(root, TEMPLATE_FILES[1]), `${readFileSync(path.join(root, TEMPLATE_FILES[1]), 'utf8')}// one more line\n`);
