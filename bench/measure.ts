@@ -58,7 +58,7 @@ export interface Timed {
 
 /**
  * Runs `node args…` at the kit's root in its own process group, with the kit's variables of this
- * shell stripped (as tests/harness.ts does), bounded by `timeoutMs`: then SIGINT to the whole group
+ * shell stripped (as tests/helpers/harness.ts does), bounded by `timeoutMs`: then SIGINT to the whole group
  * (SIGTERM would orphan a webServer), SIGKILL 10 s later. Wall time is the clock
  * around the child; CPU comes from GNU time (children's rusage), when it is installed.
  */

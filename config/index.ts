@@ -22,7 +22,7 @@ export const KIT_WORKERS = 3;
 
 /**
  * Set in the runner's environment by the kit's console reporter (reporters/console.ts) when it is the run's console (and
- * by the matrices' reporter, tests/matrix-reporter.ts), and so in every worker's: Playwright forks its workers after it
+ * by the matrices' reporter, tests/helpers/matrix-reporter.ts), and so in every worker's: Playwright forks its workers after it
  * has made the reporters. Where it is set, a test that failed is marked as expected to fail once it has ended
  * (suites/fixtures.ts, keepWorker), and Playwright keeps its worker: it would otherwise start a new one after every
  * failed test, one to two seconds of CPU each, which made a run against a target that fails many tests much slower. The
@@ -89,18 +89,18 @@ export type ReportSettings = Pick<KitConfig, 'reportDir' | 'waiversPath' | 'base
 export interface KitWorkerOptions {
   kitConfig: KitConfig | undefined;
   /**
-   * The kit's own matrices only (tests/matrix.config.ts); no run of the kit sets it: several targets judged in one
+   * The kit's own matrices only (tests/helpers/matrix.config.ts); no run of the kit sets it: several targets judged in one
    * project, so that one worker judges them all, where a project per target cost a worker process start each. Every
    * suite is declared once per target (declareMatrixTargets), each test told its target by the `kitTarget` option.
    */
   kitTargets?: Record<string, KitConfig>;
 }
 
-/** Where tests/matrix.config.ts leaves its targets' names: a global, so that no environment variable can set it for a run of the kit. */
+/** Where tests/helpers/matrix.config.ts leaves its targets' names: a global, so that no environment variable can set it for a run of the kit. */
 const MATRIX_TARGETS = Symbol.for('asset-group-conformance-kit.matrixTargets');
 
 /**
- * Called by tests/matrix.config.ts, which Playwright evaluates in the runner and in every worker before it loads the
+ * Called by tests/helpers/matrix.config.ts, which Playwright evaluates in the runner and in every worker before it loads the
  * suites: the names of the targets suites/fixtures.ts declares every suite for. No run of the kit calls it.
  */
 export function declareMatrixTargets(names: string[]): void {

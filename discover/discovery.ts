@@ -3,7 +3,7 @@
  * records, for every setting of the profile, either the value its answers show (with the request
  * and the answer as evidence) or why it stays at the reference value.
  *
- * Ground rules, which the kit's own tests hold it to (tests/discover.test.ts):
+ * Ground rules, which the kit's own tests hold it to (tests/matrices/discover.test.ts):
  * - at most BUDGET.requests requests and BUDGET.creates groups created, whatever the target says
  *   (a refused create creates nothing and counts as a request only); the list is probed before
  *   any create beyond the run's three groups, and one create is kept for every bound reported;

@@ -39,7 +39,7 @@ export interface ReportedTest {
   line: number;
   column: number;
   status: string;
-  /** The titles of the describes it was declared in, outermost first (tests/matrix.config.ts: the first names the server). */
+  /** The titles of the describes it was declared in, outermost first (tests/helpers/matrix.config.ts: the first names the server). */
   describes: string[];
   annotations: { type: string; description?: string }[];
   result: JsonResult | undefined;

@@ -1,7 +1,7 @@
 /**
  * The run-facts protocol, reading side: what a conformance test recorded (facts/record.ts), read
  * back as one typed `RecordedTest`. Reporters read tests only through `readTest`; the kit's own
- * tests read Playwright's JSON report through `readRecord` (tests/harness.ts), so both sides share
+ * tests read Playwright's JSON report through `readRecord` (tests/helpers/harness.ts), so both sides share
  * the names, the payload types and the rules of reading them.
  *
  * Everything read here is the target's text at one remove, and is made safe once, here: terminal
@@ -65,7 +65,7 @@ export interface RecordedTest {
 
 /**
  * What a reader needs of one finished test, whichever way Playwright hands it over: a reporter's
- * TestCase and TestResult (`fromReporter`), or a test of its JSON report (tests/harness.ts).
+ * TestCase and TestResult (`fromReporter`), or a test of its JSON report (tests/helpers/harness.ts).
  */
 export interface TestRecord {
   title: string;

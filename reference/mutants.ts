@@ -7,7 +7,7 @@
  * the file of that requirement's family (reference/mutants/env.ts, …): its name, the requirement
  * it breaks, its description and its modifier side by side. What a real stack does by default
  * (a framework's own error page, a body parser's leniency) is a mutant of the family it breaks too. Which requirements the suites then
- * actually fail is data, in reference/mutants.expected.yaml, and tests/mutants.test.ts runs the
+ * actually fail is data, in reference/mutants.expected.yaml, and tests/matrices/mutants.test.ts runs the
  * suites against every mutant to prove that file right.
  *
  * `npm run reference -- --mutant NAME` serves one; `--list-mutants` lists them.

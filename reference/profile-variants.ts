@@ -5,7 +5,7 @@
  * choice the profile cannot express (refusing unknown list fields).
  *
  * They exist to prove two things: that `agc profile discover` finds each choice from the target's
- * answers alone (tests/discover.test.ts), and that the kit, given the discovered profile, rates
+ * answers alone (tests/matrices/discover.test.ts), and that the kit, given the discovered profile, rates
  * such a server `conformant`. Serve one with
  *
  *   startReferenceServer({ profile: profileFromOverride(v.profile, v.name), hooks: v.hooks })

@@ -1,7 +1,7 @@
 /**
  * Variants: the reference server plus ONE legitimate choice the spec leaves open each, the mirror of
  * the mutants. A conforming server may make any of them, so the kit must rate every
- * variant conformant with no failed MUST: tests/variants.test.ts runs the suites against each.
+ * variant conformant with no failed MUST: tests/matrices/variants.test.ts runs the suites against each.
  *
  * `allows` quotes the sentence of spec/asset-group-interface.md that leaves the point open,
  * verbatim; reference/variants.md is generated from this file (npm run variants-table, reference/variants-table.ts).

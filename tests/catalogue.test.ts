@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue, familyOf, LEVELS, REQUIREMENT_IDS_PATH, renderRequirementIds } from '../schemas/requirements';
-import { cleanEnv, ROOT, testsOfReport, type JsonReport, type ReportedTest } from './harness';
+import { cleanEnv, ROOT, testsOfReport, type JsonReport, type ReportedTest } from './helpers/harness';
 
 const FAMILIES = ['ENV', 'VER', 'AUTH', 'ERR', 'CREATE', 'LIST', 'PAGE', 'SCOPE', 'CHAN', 'VIS', 'SCHEMA', 'INPUT'];
 const catalogue = loadCatalogue();

@@ -1,5 +1,5 @@
 /** The certificate as data: its notice, its canonical form and signature, its page escaping what a target sent, the combined verdict. */
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { generateKeyPairSync } from 'node:crypto';
 import {
   buildCertificate,

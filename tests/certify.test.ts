@@ -1,12 +1,12 @@
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { filesBelow, readJson, ROOT, runAgc, type KitRun } from './harness';
+import { filesBelow, readJson, ROOT, runAgc, type KitRun } from './helpers/harness';
 import { sha256, type Certificate } from '../certify/certificate';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { expectValidHar } from './har-schema';
+import { expectValidHar } from './helpers/har-schema';
 import { holdsSecret, secretPattern, secretsOf } from '../client/redact';
 import { EXIT } from '../common/exit-codes.mjs';
 

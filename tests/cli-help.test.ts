@@ -1,10 +1,10 @@
 /** agc's help, its exit codes as every command and both tables of the docs give them, and the example workflow's commands. */
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { runAgc, ROOT, type KitRun } from './harness';
+import { runAgc, ROOT, type KitRun } from './helpers/harness';
 import { EXIT, EXIT_LINES } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });

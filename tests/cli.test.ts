@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { defaultHooks, type ReferenceHooks } from '../reference/server';
-import { runAgc, readJson, referenceTokenEnv, type KitRun } from './harness';
+import { runAgc, readJson, referenceTokenEnv, type KitRun } from './helpers/harness';
 import type { ConformanceSummary } from '../reporters/verdict';
 
 test.describe.configure({ mode: 'parallel' });

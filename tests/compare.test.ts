@@ -1,5 +1,5 @@
 import { CHROMIUM, chromiumInstalled, launchChromium } from '../scripts/chromium';
-import { test, expect, REFERENCE_DEFAULTS } from './fixtures';
+import { test, expect, REFERENCE_DEFAULTS } from './helpers/fixtures';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { referenceUsers, TOKEN_ROLES } from '../reference/config';
 import { profileFromOverride } from '../schemas/profile';
 import { validateReport } from '../schemas';
-import { filesBelow, readJson, runAgc, type KitRun } from './harness';
+import { filesBelow, readJson, runAgc, type KitRun } from './helpers/harness';
 import { sha256 } from '../certify/certificate';
 import { displayUrl, type Comparison } from '../compare/model';
 import { renderComparePage } from '../compare/html';

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT } from './harness';
+import { ROOT } from './helpers/harness';
 import { PICTURES_DIR, PICTURES_RECORD, templateHash, TEMPLATE_FILES, VIEWPORT, type PicturesRecord } from '../scripts/report-template';
 
 /**

@@ -11,8 +11,8 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { singlePathView, SOURCE_PATH, VIEW_PATH, WIRE_PATH } from '../spec/single-path';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { expect, test } from './fixtures';
-import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT, runAgc, type Done } from './harness';
+import { expect, test } from './helpers/fixtures';
+import { cleanEnv, exec, readJson, referenceTokenEnv, ROOT, runAgc, type Done } from './helpers/harness';
 
 test.describe.configure({ mode: 'parallel' });
 

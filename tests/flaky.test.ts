@@ -7,9 +7,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { defaultHooks, type HookContext, type ResponseMetadata } from '../reference/behaviour';
-import { readJson, referenceTokenEnv, runAgc } from './harness';
+import { readJson, referenceTokenEnv, runAgc } from './helpers/harness';
 
 interface Requirement {
   id: string;

@@ -13,7 +13,7 @@ import { exchangeLogDir, logExchange } from '../client/exchange-log';
 import { holdsSecret, secretPattern, secretsOf } from '../client/redact';
 import { writeFullHar } from '../reporters/har-all';
 import type { Har } from '../reporters/har-entries';
-import { expectValidHar } from './har-schema';
+import { expectValidHar } from './helpers/har-schema';
 import { summarize, type Outcome } from '../reporters/verdict';
 
 const TOKEN = 'har-all-token-0123456789abcdef';

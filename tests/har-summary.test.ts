@@ -1,11 +1,11 @@
 /**
  * exchanges.har and summary.md: the evidence in the format HTTP tools read, and the verdict in the
  * Markdown a CI job's page shows, from the reporters fed directly. The HAR is validated against the
- * required fields of HAR 1.2 (tests/har-schema.ts); summary.md is checked for its verdict line, one
+ * required fields of HAR 1.2 (tests/helpers/har-schema.ts); summary.md is checked for its verdict line, one
  * line per failed MUST, hostile text made inert, and its copy appended to GITHUB_STEP_SUMMARY. Real
  * runs, failing and conformant, write both too: tests/reports.test.ts judges them on the runs it shares.
  */
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,8 +17,8 @@ import { loadCatalogue } from '../schemas/requirements';
 import ConformanceOutputs from '../reporters/conformance';
 import { md } from '../reporters/summary';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { readJson, ROOT } from './harness';
-import { expectValidHar } from './har-schema';
+import { readJson, ROOT } from './helpers/harness';
+import { expectValidHar } from './helpers/har-schema';
 
 test.describe.configure({ mode: 'parallel' });
 test.setTimeout(180_000);

@@ -1,6 +1,6 @@
 /**
  * The kit under attack (issue 19): the target is untrusted input. Each test runs the kit, as a user
- * would (`agc run`), against a hostile target (tests/hostile-target.ts) and checks what the kit
+ * would (`agc run`), against a hostile target (tests/helpers/hostile-target.ts) and checks what the kit
  * wrote and printed; each check is first shown able to fail (a planted token is found, the target's
  * text did reach the output it was neutralised in, the attack did fail the requirement it breaks).
  */
@@ -11,8 +11,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { cleanEnv, filesBelow, ROOT } from './harness';
-import { DEEP_LEVELS, HUGE_BYTES } from './hostile-target';
+import { cleanEnv, filesBelow, ROOT } from './helpers/harness';
+import { DEEP_LEVELS, HUGE_BYTES } from './helpers/hostile-target';
 import ConformanceOutputs from '../reporters/conformance';
 import { send } from '../client/exchange';
 import { noteAnswer, sendWhileAlive } from '../client/liveness';
@@ -34,7 +34,7 @@ import {
   fetchesOf,
   figures,
   withTarget,
-} from './hostile-run';
+} from './helpers/hostile-run';
 
 test.setTimeout(300_000);
 

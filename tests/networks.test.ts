@@ -12,11 +12,11 @@ import { expect, test } from '@playwright/test';
 import { send, type SendOptions } from '../client/exchange';
 import { noProxyMatches, proxyFor, routeNote, tlsAdvice } from '../client/network';
 import { startReferenceServer, type ReferenceServer } from '../reference/server';
-import { NGINX_INSTALL_HINT, nginxInstalled, startNginx, type NginxFront } from './nginx';
-import { makePrivateCA, OPENSSL_INSTALL_HINT, opensslInstalled, startForwardProxy, type ForwardProxy, type PrivateCA } from './networks';
-import { cleanEnv, readJson, referenceTokenEnv, runAgc } from './harness';
+import { NGINX_INSTALL_HINT, nginxInstalled, startNginx, type NginxFront } from './helpers/nginx';
+import { makePrivateCA, OPENSSL_INSTALL_HINT, opensslInstalled, startForwardProxy, type ForwardProxy, type PrivateCA } from './helpers/networks';
+import { cleanEnv, readJson, referenceTokenEnv, runAgc } from './helpers/harness';
 import { discoverProfile } from '../discover/command';
-// Loaded here as tests/discover.test.ts does: discover imports it lazily, which a Playwright worker resolves only once loaded.
+// Loaded here as tests/matrices/discover.test.ts does: discover imports it lazily, which a Playwright worker resolves only once loaded.
 import { checkProfileConsistency } from '../schemas';
 import { loadProfile } from '../schemas/profile';
 

@@ -1,6 +1,6 @@
 /**
  * A real reverse proxy in the loop: the conformance suites run against the reference server behind
- * Debian's nginx (tests/nginx.ts starts a private instance on 127.0.0.1), once as a legitimate
+ * Debian's nginx (tests/helpers/nginx.ts starts a private instance on 127.0.0.1), once as a legitimate
  * proxy that compresses, closes every connection and adds request ids (the verdict must stay
  * `conformant`), once as a proxy that replaces every error answer with its own HTML page (the kit
  * must say which requirement that breaks, without crashing).
@@ -13,9 +13,9 @@ import zlib from 'node:zlib';
 import { test, expect } from '@playwright/test';
 import { referenceTokens } from '../reference/config';
 import { loadCatalogue } from '../schemas/requirements';
-import { NGINX, NGINX_INSTALL_HINT, nginxInstalled, startNginx, type NginxSite } from './nginx';
-import { runSuites, type Front } from './suite-run';
-import { expectFailsExactly, expectLegitimate } from './suite-run-expect';
+import { NGINX, NGINX_INSTALL_HINT, nginxInstalled, startNginx, type NginxSite } from './helpers/nginx';
+import { runSuites, type Front } from './helpers/suite-run';
+import { expectFailsExactly, expectLegitimate } from './helpers/suite-run-expect';
 
 const levels = new Map(loadCatalogue().requirements.map((r) => [r.id, r.level]));
 const isMust = (id: string | undefined) => levels.get(id ?? '') === 'MUST';

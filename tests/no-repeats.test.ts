@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { findProfileVariant } from '../reference/profile-variants';
 import { profileFromOverride, readPointer, filterPointer, loadProfile, type Profile } from '../schemas/profile';
-import { referenceTokenEnv, runAgc } from './harness';
+import { referenceTokenEnv, runAgc } from './helpers/harness';
 
 /** A proxy in front of the target that counts every request it passes on by what the server would see of it. */
 async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; close: () => Promise<void> }> {

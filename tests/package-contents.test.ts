@@ -1,9 +1,9 @@
 /** What the package says and ships: its metadata, a publish dry run, and the files npm pack puts in it. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from './fixtures';
-import { exec, readJson, ROOT } from './harness';
-import { kitEnv, output, TEST_ONLY } from './package-helpers';
+import { expect, test } from './helpers/fixtures';
+import { exec, readJson, ROOT } from './helpers/harness';
+import { kitEnv, output, TEST_ONLY } from './helpers/package-helpers';
 
 test.describe.configure({ mode: 'parallel' });
 

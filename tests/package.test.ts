@@ -11,14 +11,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import os from 'node:os';
 import path from 'node:path';
 import type { ConformanceSummary } from '../reporters/verdict';
-import { expect, test } from './fixtures';
-import { exec, readJson, ROOT } from './harness';
-import { kitEnv, output, TEST_ONLY } from './package-helpers';
+import { expect, test } from './helpers/fixtures';
+import { exec, readJson, ROOT } from './helpers/harness';
+import { kitEnv, output, TEST_ONLY } from './helpers/package-helpers';
 import { EXIT, exitForVerdict } from '../common/exit-codes.mjs';
 
 test.describe.configure({ mode: 'parallel' });
 
-/** As runAgc gives every other run of the self-test (tests/harness.ts): the installed kit's workers are the kit's own, and each costs a process start. */
+/** As runAgc gives every other run of the self-test (tests/helpers/harness.ts): the installed kit's workers are the kit's own, and each costs a process start. */
 const ONE_WORKER = ['--workers', '1'];
 
 test('the packed kit installs into an empty project, where `npx agc run` (embedded), `npx agc reference` and `npx agc run --base-url` work and write ./conformance-report/', async () => {

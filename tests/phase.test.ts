@@ -12,14 +12,14 @@ import { clearPhaseDone, markPhaseDone, phaseFinished, POLL_CAP_MS, type Dataset
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { ApiError, defaultHooks } from '../reference/behaviour';
 import { visibleInTime, type CheckContext } from '../suites/checks';
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { Api } from '../suites/api';
 import { KIT_WORKERS, loadConfig } from '../config';
 import { buildDataset } from '../suites/dataset-setup';
 import { PROFILE_VARIANTS } from '../reference/profile-variants';
 import { listWithExtraLag } from '../reference/lag-variants';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
-import { keptRunEnv, readJson, referenceTokenEnv, runPlaywright } from './harness';
+import { keptRunEnv, readJson, referenceTokenEnv, runPlaywright } from './helpers/harness';
 
 const newRunId = () => `ph${randomBytes(4).toString('hex')}`;
 

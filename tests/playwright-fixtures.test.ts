@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { BROWSER_FIXTURES } from '../suites/fixtures';
-import { ROOT } from './harness';
+import { ROOT } from './helpers/harness';
 
 test("the browser fixtures the suites replace are still Playwright's own", () => {
   const playwright = readFileSync(path.join(ROOT, 'node_modules', 'playwright', 'lib', 'index.js'), 'utf8');

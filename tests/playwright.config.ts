@@ -13,5 +13,5 @@ export default defineConfig({
   timeout: 60_000,
   reporter: [['list']],
   outputDir: '../test-results/selftest',
-  globalSetup: './temp-root.ts',
+  globalSetup: './helpers/temp-root.ts',
 });

@@ -1,6 +1,6 @@
 /** The reference server's authentication and scoping: which Authorization headers are refused, which groups each token sees, and where the tokens come from. */
 import { referenceTokens, referenceUsers, TOKEN_ROLES, type TokenRole } from '../reference/config';
-import { CREATE, expect, expectError, expectSuccess, LIST, OPS, test, TOKENS } from './reference-client';
+import { CREATE, expect, expectError, expectSuccess, LIST, OPS, test, TOKENS } from './helpers/reference-client';
 
 test.describe('authentication', () => {
   const rejected: Array<[string, string | null]> = [

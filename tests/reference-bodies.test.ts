@@ -1,7 +1,20 @@
 /** The reference server's request bodies: what a malformed, non-object, oversized or garbage body gets, and malformed HTTP or a bug in a step. */
 import net from 'node:net';
 import fc from 'fast-check';
-import { BAD_REQUEST_KIND, Client, expect, expectError, expectSuccess, JSON_TYPE, LIST, OPS, SPEC_PATH, test, TOKENS, VERSION } from './reference-client';
+import {
+  BAD_REQUEST_KIND,
+  Client,
+  expect,
+  expectError,
+  expectSuccess,
+  JSON_TYPE,
+  LIST,
+  OPS,
+  SPEC_PATH,
+  test,
+  TOKENS,
+  VERSION,
+} from './helpers/reference-client';
 
 test.describe('request bodies', () => {
   const malformed: Array<[string, string | Uint8Array<ArrayBuffer>]> = [

@@ -1,7 +1,21 @@
 /** The reference server's envelope, routing and wire step: what every answer carries, what any path, method, Action or Version gets, and how an answer goes on the wire. Request bodies: tests/reference-bodies.test.ts. */
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { BAD_REQUEST_KIND, CREATE, expect, expectError, expectSuccess, JSON_TYPE, LIST, OPS, SPEC_PATH, test, TOKENS, UUID, VERSION } from './reference-client';
+import {
+  BAD_REQUEST_KIND,
+  CREATE,
+  expect,
+  expectError,
+  expectSuccess,
+  JSON_TYPE,
+  LIST,
+  OPS,
+  SPEC_PATH,
+  test,
+  TOKENS,
+  UUID,
+  VERSION,
+} from './helpers/reference-client';
 import { ApiError, defaultHooks } from '../reference/server';
 import { expressErrorPage, gzipped, stackPages } from '../reference/wire';
 

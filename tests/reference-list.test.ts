@@ -1,5 +1,5 @@
 /** The reference server's two operations: create and list validation, a group's round trip through the lagging snapshot, filters and paging. */
-import { Client, CREATE, expect, expectError, expectSuccess, LIST, RFC3339_UTC, sleep, test } from './reference-client';
+import { Client, CREATE, expect, expectError, expectSuccess, LIST, RFC3339_UTC, sleep, test } from './helpers/reference-client';
 
 test.describe('CreateAssetGroup validation', () => {
   const emoji = '\u{1F600}'; // one code point, two UTF-16 units

@@ -1,7 +1,7 @@
 /** The reference server honours every profile setting a target may choose (spec/profile.yaml): the servers the profile variants and discover are tested against. */
 import type { ReferenceOptions, ReferenceServer } from '../reference/server';
 import { profileFromOverride } from '../schemas/profile';
-import { Client, CREATE, expect, expectError, expectSuccess, LIST, RFC3339_UTC, test } from './reference-client';
+import { Client, CREATE, expect, expectError, expectSuccess, LIST, RFC3339_UTC, test } from './helpers/reference-client';
 
 test.describe('profile settings the reference server honours', () => {
   /** A server with the reference profile plus `override`, and no lag. */

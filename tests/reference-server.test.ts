@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startReferenceServer } from '../reference/server';
-import { ROOT } from './harness';
-import { Client, CREATE, expect, expectError, expectSuccess, LIST, sleep, SPEC_PATH, test, TOKENS, VERSION } from './reference-client';
+import { ROOT } from './helpers/harness';
+import { Client, CREATE, expect, expectError, expectSuccess, LIST, sleep, SPEC_PATH, test, TOKENS, VERSION } from './helpers/reference-client';
 
 test.describe('create rate', () => {
   test.describe('limited', () => {

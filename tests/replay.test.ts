@@ -20,7 +20,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference/server'
 import { esc } from '../reporters/html-parts';
 import { checkNamed, REJUDGEABLE } from '../replay/checks';
 import { findingsOf, replay, type Finding, type Report } from '../replay/replay';
-import { readJson, referenceTokenEnv, runAgc } from './harness';
+import { readJson, referenceTokenEnv, runAgc } from './helpers/harness';
 
 const MUTANT = 'nameFilterNulCrashesBehindSurrogateCheck';
 

@@ -1,9 +1,9 @@
-import { test, expect, runInlineSuite } from './fixtures';
+import { test, expect, runInlineSuite } from './helpers/fixtures';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../schemas/requirements';
 import { validateReport } from '../schemas';
-import { readJson, runAgc, type KitRun } from './harness';
+import { readJson, runAgc, type KitRun } from './helpers/harness';
 import type { ConformanceSummary } from '../reporters/verdict';
 
 // What the collector makes of what the suites hand it (annotations, skips, plain `expect`

@@ -1,5 +1,5 @@
 import { CHROMIUM, chromiumInstalled, launchChromium } from '../scripts/chromium';
-import { test, expect, REFERENCE_DEFAULTS } from './fixtures';
+import { test, expect, REFERENCE_DEFAULTS } from './helpers/fixtures';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,8 +7,8 @@ import { ApiError, defaultHooks, startReferenceServer, type ReferenceServer, typ
 import { loadCatalogue } from '../schemas/requirements';
 import { referenceUsers, TOKEN_ROLES } from '../reference/config';
 import { validateReport } from '../schemas';
-import { runAgc, runPlaywright, readJson, filesBelow, type KitRun } from './harness';
-import { expectValidHar } from './har-schema';
+import { runAgc, runPlaywright, readJson, filesBelow, type KitRun } from './helpers/harness';
+import { expectValidHar } from './helpers/har-schema';
 import type { ConformanceSummary } from '../reporters/verdict';
 
 // Each conformance run here takes a few seconds; these tests are about what the reports say.

@@ -10,13 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultHooks } from '../reference/behaviour';
 import { removeRunDir, runDirOf } from '../client/run-dir';
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { loadConfig } from '../config';
 import * as plans from '../suites/plans';
 import { CREATE_02, SENT_AHEAD, sentAheadFor, visibilityRound, type PlannedRequest } from '../suites/plans';
 import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
-import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport, type ReportedTest } from './harness';
+import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport, type ReportedTest } from './helpers/harness';
 
 const SUITES = path.join(__dirname, '..', 'suites');
 

@@ -1,6 +1,6 @@
 /**
  * Tokens fetched and renewed (config/tokens.ts, client/token-source.ts, client/token-broker.ts; docs/tokens.md): the
- * pieces alone, then `agc run` against the reference server behind a tiny identity provider (tests/token-server.ts)
+ * pieces alone, then `agc run` against the reference server behind a tiny identity provider (tests/helpers/token-server.ts)
  * whose tokens expire every few seconds, one of them revoked mid-run.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,10 @@ import { runDirOf } from '../client/run-dir';
 import { loadConfig } from '../config';
 import { sendWithFetched } from '../config/tokens';
 import type { Exchange } from '../client/exchange';
-import { REFERENCE_DEFAULTS } from './fixtures';
-import { readJson, runAgc, type KitRun } from './harness';
-import { filesOf, findSecrets } from './hostile-run';
-import { startTokenServer, type TokenServer } from './token-server';
+import { REFERENCE_DEFAULTS } from './helpers/fixtures';
+import { readJson, runAgc, type KitRun } from './helpers/harness';
+import { filesOf, findSecrets } from './helpers/hostile-run';
+import { startTokenServer, type TokenServer } from './helpers/token-server';
 
 const NODE = process.execPath;
 

@@ -4,7 +4,7 @@
  * exit status. The rules on synthetic outcomes (no target); one `agc run --strict-waivers` shows every output end to end.
  * The same stale waiver without --strict-waivers (exit 0) is tests/cli.test.ts's waiver run.
  */
-import { test, expect } from './fixtures';
+import { test, expect } from './helpers/fixtures';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { renderJunit } from '../reporters/junit';
 import { renderSummary } from '../reporters/summary';
 import type { Waiver } from '../reporters/waivers';
 import { EXIT, exitForReport } from '../common/exit-codes.mjs';
-import { readJson, referenceTokenEnv, runAgc } from './harness';
+import { readJson, referenceTokenEnv, runAgc } from './helpers/harness';
 
 const catalogue = loadCatalogue();
 const NOW = new Date('2026-06-01T00:00:00Z');

@@ -17,10 +17,10 @@ export interface ProfileVariant {
   /**
    * Set, with the reason, when the reference profile already admits this server: the kit tests the
    * point only where the reference's choice and this one agree, so without its profile the server
-   * is conformant and there is no mismatch to name (tests/profile-mismatch.test.ts).
+   * is conformant and there is no mismatch to name (tests/matrices/profile-mismatch.test.ts).
    */
   admittedWithoutProfile?: string;
-  /** Where the point is a setting of its own, what the named mismatch must advise (tests/profile-mismatch.test.ts). */
+  /** Where the point is a setting of its own, what the named mismatch must advise (tests/matrices/profile-mismatch.test.ts). */
   advises?: string;
 }
 

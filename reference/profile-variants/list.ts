@@ -77,7 +77,7 @@ function refuseUnknownListFields(body: Record<string, unknown>, ctx: HookContext
  * four servers built blind from the spec did (Flask, gin and Fastify binding a string field): the
  * spec says the list filters "by logical ID", not whether by one Id or several. GroupIds is a field
  * it does not know, and ignores. Served under the reference profile otherwise, so that
- * tests/profile-mismatch.test.ts and tests/discover.test.ts find the Id filter at the profile's own
+ * tests/matrices/profile-mismatch.test.ts and tests/matrices/discover.test.ts find the Id filter at the profile's own
  * place (the oneIdFilter variant serves it at the top level, through list.idFilterTakes: one).
  */
 export const ONE_ID_FILTER: Partial<ReferenceHooks> = {

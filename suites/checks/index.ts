@@ -19,7 +19,7 @@ import * as VIS from './vis';
 import * as SCHEMA from './schema';
 import * as INPUT from './input';
 
-/** Every family's checks, by family: tests/mutants.test.ts proves each function here can fail. */
+/** Every family's checks, by family: tests/matrices/mutants.test.ts proves each function here can fail. */
 export const CHECKS_BY_FAMILY = { ENV, VER, AUTH, ERR, CREATE, LIST, PAGE, SCOPE, CHAN, VIS, SCHEMA, INPUT } as const;
 
 export * from './kit';

@@ -1,7 +1,7 @@
 /**
  * What a test applies that other requirements own, built from their checks: the envelope by status,
  * an error answer, a list answer the asking requirement can read, the filters a query relied on.
- * Nothing here is a check of its own (tests/mutants.test.ts collects checks from the family files).
+ * Nothing here is a check of its own (tests/matrices/mutants.test.ts collects checks from the family files).
  */
 import type { RequirementId } from '../../facts/requirement-ids';
 import type { Exchange } from '../../client/exchange';

@@ -1,12 +1,12 @@
 /**
- * The kit's conformance.json for each server of tests/matrix.config.ts: one instance of the kit's
+ * The kit's conformance.json for each server of tests/helpers/matrix.config.ts: one instance of the kit's
  * own reporter (reporters/json.ts) per server, each begun with a view of the configuration whose one
  * project is that server's (where it reads its settings and report folder) and given only its tests:
  * those of the describe named after it (suites/fixtures.ts).
  */
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import JsonReporter from './conformance-json';
-import { FAILURES_KEEP_WORKER } from '../config';
+import { FAILURES_KEEP_WORKER } from '../../config';
 import { targetProjects } from './matrix-targets';
 
 /** The server a test ran against: the describe named after it, just inside the file. */

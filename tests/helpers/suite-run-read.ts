@@ -1,11 +1,11 @@
 /**
- * What one conformance run of tests/suite-run.ts did, read from the child's reports: each test's
+ * What one conformance run of tests/helpers/suite-run.ts did, read from the child's reports: each test's
  * outcome from Playwright's JSON report (as the kit's reporters read a test), the verdict from the
  * run's conformance.json, and the groups the server was left holding.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadCatalogue } from '../schemas/requirements';
+import { loadCatalogue } from '../../schemas/requirements';
 import { recordedOf, testsOfReport, type JsonReport, type ReportedTest } from './harness';
 
 const levelOf = new Map(loadCatalogue().requirements.map((r) => [r.id, r.level]));

@@ -10,7 +10,7 @@ import { chromium, expect } from '@playwright/test';
 import { SaxesParser } from 'saxes';
 import { cleanEnv, filesBelow, ROOT } from './harness';
 import { startHostileTarget, type HostileMode, type HostileTarget } from './hostile-target';
-import { loadCatalogue } from '../schemas/requirements';
+import { loadCatalogue } from '../../schemas/requirements';
 
 /** Each run's folder (reports, console.txt): kept while a test fails, for a look, removed once it passes (tests/hostile.test.ts). */
 export const workDirs: string[] = [];

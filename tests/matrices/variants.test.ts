@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { VARIANTS } from '../reference/variants';
-import { VARIANTS_TABLE_PATH, renderVariantsTable } from '../reference/variants-table';
-import { MUTANTS } from '../reference/mutants';
-import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { inBatches } from './suite-run';
-import { expectLegitimate } from './suite-run-expect';
-import { ROOT } from './harness';
+import { VARIANTS } from '../../reference/variants';
+import { VARIANTS_TABLE_PATH, renderVariantsTable } from '../../reference/variants-table';
+import { MUTANTS } from '../../reference/mutants';
+import { PROFILE_VARIANTS } from '../../reference/profile-variants';
+import { inBatches } from '../helpers/suite-run';
+import { expectLegitimate } from '../helpers/suite-run-expect';
+import { ROOT } from '../helpers/harness';
 
 const SPEC = readFileSync(path.join(ROOT, 'spec', 'asset-group-interface.md'), 'utf8');
 

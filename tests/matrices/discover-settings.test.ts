@@ -1,14 +1,14 @@
 /**
  * `agc profile discover` one setting at a time (every list.nameMatch), and where discovery has no
  * hints: refusals that name no bound (bisection), a lagging target, an Id filter of one Id, whole-Name
- * matching with the user's own groups around the run's. Each draft within the budget (tests/discover-harness.ts).
+ * matching with the user's own groups around the run's. Each draft within the budget (tests/helpers/discover-harness.ts).
  */
 import { test, expect } from '@playwright/test';
-import { ONE_ID_FILTER } from '../reference/profile-variants/list';
-import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import type { PreloadSettings } from '../reference/store';
-import { NAME_MATCHES } from '../schemas/profile';
-import { draftOf, evidenceOf, expectBoundsBacked, expectPagingFound, settings, TERSE } from './discover-harness';
+import { ONE_ID_FILTER } from '../../reference/profile-variants/list';
+import { PROFILE_VARIANTS } from '../../reference/profile-variants';
+import type { PreloadSettings } from '../../reference/store';
+import { NAME_MATCHES } from '../../schemas/profile';
+import { draftOf, evidenceOf, expectBoundsBacked, expectPagingFound, settings, TERSE } from '../helpers/discover-harness';
 
 test.describe.configure({ mode: 'parallel' });
 

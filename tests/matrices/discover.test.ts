@@ -11,29 +11,29 @@
  *   failed at any level, blocked or left to a profile mismatch (a variant's run with its own profile:
  *   the draft's settings are the variant's, asserted first); eight variants share a Playwright run, as
  *   the mutant matrix's do, each with its own draft. `agc run --profile` with a draft, end to end, is
- *   tests/blind.test.ts's.
+ *   tests/matrices/blind.test.ts's.
  *
  * What discovery does with one setting at a time, when refusals name no bound (bisection), and
- * with the harder targets is tests/discover-settings.test.ts's; with faulty targets,
- * tests/discover-faults.test.ts's. Each server runs in this worker: port 0, short snapshot lag,
- * no create rate limit (tests/discover-harness.ts).
+ * with the harder targets is tests/matrices/discover-settings.test.ts's; with faulty targets,
+ * tests/matrices/discover-faults.test.ts's. Each server runs in this worker: port 0, short snapshot lag,
+ * no create rate limit (tests/helpers/discover-harness.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { PROFILE_VARIANTS, type ProfileVariant } from '../reference/profile-variants';
-import type { ReferenceServer } from '../reference/server';
-import { loadProfile, profileFromOverride } from '../schemas/profile';
-import { checkProfileConsistency } from '../schemas';
-import type { KitRun } from './harness';
-import { evenBatchSize, runSuitesBatch } from './suite-run';
-import type { SuiteRun } from './suite-run-read';
-import { expectComplete } from './suite-run-expect';
-import { BUDGET, discoverHere, evidenceOf, expectBoundsBacked, expectNoToken, serve, settings, work } from './discover-harness';
+import { PROFILE_VARIANTS, type ProfileVariant } from '../../reference/profile-variants';
+import type { ReferenceServer } from '../../reference/server';
+import { loadProfile, profileFromOverride } from '../../schemas/profile';
+import { checkProfileConsistency } from '../../schemas';
+import type { KitRun } from '../helpers/harness';
+import { evenBatchSize, runSuitesBatch } from '../helpers/suite-run';
+import type { SuiteRun } from '../helpers/suite-run-read';
+import { expectComplete } from '../helpers/suite-run-expect';
+import { BUDGET, discoverHere, evidenceOf, expectBoundsBacked, expectNoToken, serve, settings, work } from '../helpers/discover-harness';
 
 test.describe.configure({ mode: 'parallel' });
 
-const SPEC = readFileSync(path.join(__dirname, '..', 'spec', 'asset-group-interface.md'), 'utf8');
+const SPEC = readFileSync(path.join(__dirname, '..', '..', 'spec', 'asset-group-interface.md'), 'utf8');
 
 /** Each new variant's own choice, as the draft must write it: `key: value`, under a `# found:` comment. */
 const CHOICES: Record<string, [key: string, value: string][]> = {
@@ -90,7 +90,7 @@ const VARIANTS = [plainReference, ...PROFILE_VARIANTS];
 /**
  * Variants per batch: at most 9, in batches of even size (the 27 are three of 9, not 8, 8, 8 and 3: each batch pays a kit
  * run's start). Fewer than the matrices' BATCH: a batch discovers all its servers at once before the kit rates them, and
- * larger batches were no faster (`CI=1 npx playwright test --config tests/playwright.config.ts tests/discover.test.ts`:
+ * larger batches were no faster (`CI=1 npx playwright test --config tests/playwright.config.ts tests/matrices/discover.test.ts`:
  * 8 gave 84 s and 78 s, 14 82 s, 16 94 s).
  */
 const BATCH = evenBatchSize(VARIANTS.length, 9);

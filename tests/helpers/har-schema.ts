@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from '@playwright/test';
-import type { Har } from '../reporters/har-entries';
+import type { Har } from '../../reporters/har-entries';
 import { readJson } from './harness';
 
 /** A name/value pair: headers, query parameters, cookies. */

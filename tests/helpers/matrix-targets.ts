@@ -1,7 +1,7 @@
 import type { FullConfig, FullProject } from '@playwright/test/reporter';
-import type { KitWorkerOptions } from '../config';
+import type { KitWorkerOptions } from '../../config';
 
-/** What tests/suite-run.ts (runSuitesBatch) hands tests/matrix.config.ts: one entry per server, as JSON in the environment. */
+/** What tests/helpers/suite-run.ts (runSuitesBatch) hands tests/helpers/matrix.config.ts: one entry per server, as JSON in the environment. */
 export interface MatrixTarget {
   /** The target's name (the mutant's or variant's): the describe its tests run in (suites/fixtures.ts). */
   name: string;
@@ -15,8 +15,8 @@ export interface MatrixTarget {
 export const MATRIX_VARIABLE = 'AG_MATRIX_TARGETS';
 
 /**
- * One project per server, as the kit's own global setup and reporter read a run's (tests/matrix-setup.ts,
- * tests/matrix-reporter.ts): named after it, with its configuration as `kitConfig`.
+ * One project per server, as the kit's own global setup and reporter read a run's (tests/helpers/matrix-setup.ts,
+ * tests/helpers/matrix-reporter.ts): named after it, with its configuration as `kitConfig`.
  */
 export function targetProjects(config: Pick<FullConfig, 'projects'>): FullProject[] {
   const [project] = config.projects;

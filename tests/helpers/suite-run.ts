@@ -1,8 +1,8 @@
 /**
  * Runs the conformance suites against a reference server started with given hooks (a mutant, a
  * variant, or none), alone or several in one Playwright run, and reads what failed
- * (tests/suite-run-read.ts). Shared by the matrices: tests/mutants.test.ts, tests/variants.test.ts and others;
- * what they assert of a run is tests/suite-run-expect.ts.
+ * (tests/helpers/suite-run-read.ts). Shared by the matrices: tests/matrices/mutants.test.ts, tests/matrices/variants.test.ts and others;
+ * what they assert of a run is tests/helpers/suite-run-expect.ts.
  *
  * Each run starts its server in this worker (port 0, short snapshot lag, no rate limit) and the
  * suites in a child process with a fixed seed, so outcomes are deterministic. The child runs on one
@@ -16,9 +16,9 @@ import YAML from 'yaml';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from '@playwright/test';
-import { datasetFile } from '../suites/dataset';
-import { referenceTokens, TOKEN_ROLES } from '../reference/config';
-import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../reference/server';
+import { datasetFile } from '../../suites/dataset';
+import { referenceTokens, TOKEN_ROLES } from '../../reference/config';
+import { startReferenceServer, type ReferenceHooks, type ReferenceOptions } from '../../reference/server';
 import { cleanEnv, ROOT } from './harness';
 import { readReport, readRun, type SuiteRun } from './suite-run-read';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
@@ -104,7 +104,7 @@ export async function runSuites(
     const args = [
       CLI,
       'test',
-      `--reporter=./suites/selection.ts,json,./tests/conformance-json.ts,${consoleReporter}`,
+      `--reporter=./suites/selection.ts,json,./tests/helpers/conformance-json.ts,${consoleReporter}`,
       `--workers=${RUN.workers}`,
       `--output=${path.join(work, 'output')}`,
     ];
@@ -143,7 +143,7 @@ export interface BatchEntry {
 
 /**
  * runSuites for several servers at once: each started as runSuites starts one, the suites run against
- * all of them in one Playwright run of tests/matrix.config.ts (one worker judging each server in turn,
+ * all of them in one Playwright run of tests/helpers/matrix.config.ts (one worker judging each server in turn,
  * each with its own run id, groups and conformance.json), and each server's run read as runSuites reads one.
  * The kit's profile is the reference one for all, or `kitProfile` for all. A run that reports an error of its own (a global
  * setup that failed for one server, say) is no verdict on the others: then each runs alone, as runSuites.
@@ -183,7 +183,7 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
       env.AG_PROFILE = path.join(work, 'profile.yaml');
       writeFileSync(env.AG_PROFILE, YAML.stringify(options.kitProfile));
     }
-    const args = [CLI, 'test', '--config', path.join(ROOT, 'tests', 'matrix.config.ts'), `--workers=${RUN.workers}`];
+    const args = [CLI, 'test', '--config', path.join(ROOT, 'tests', 'helpers', 'matrix.config.ts'), `--workers=${RUN.workers}`];
     const { code, stderr } = await runNode(args, env);
     const report = readReport(work, code, stderr);
     if (report.errors?.length) {
@@ -212,7 +212,7 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
 /**
  * Servers per Playwright run in the matrices: enough to spread the fixed cost of one (the runner's and its worker's start,
  * their global setup and reports) over many, few enough that the batches share two workers evenly. `CI=1 npx playwright test
- * --config tests/playwright.config.ts tests/mutants.test.ts tests/variants.test.ts`, one run each: 8 gave 165 s and 312 CPU-s,
+ * --config tests/playwright.config.ts tests/matrices/mutants.test.ts tests/matrices/variants.test.ts`, one run each: 8 gave 165 s and 312 CPU-s,
  * 16 143 s and 268, 24 121 s and 228, 32 125 s and 227.
  */
 export const BATCH = 24;

@@ -5,8 +5,8 @@
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { ApiError, defaultHooks, type ReferenceHooks } from '../reference/server';
-import type { TokenRole } from '../reference/config';
+import { ApiError, defaultHooks, type ReferenceHooks } from '../../reference/server';
+import type { TokenRole } from '../../reference/config';
 
 export interface Issued {
   role: TokenRole;

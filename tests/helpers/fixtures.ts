@@ -1,7 +1,7 @@
 import { test as base, expect } from '@playwright/test';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server';
+import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../../reference/server';
 import { ROOT, runPlaywright, type KitRun } from './harness';
 
 /**

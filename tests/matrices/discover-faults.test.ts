@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { runAgc } from './harness';
-import { discover, expectNoToken, serve, work } from './discover-harness';
+import { runAgc } from '../helpers/harness';
+import { discover, expectNoToken, serve, work } from '../helpers/discover-harness';
 
 test.describe.configure({ mode: 'parallel' });
 

@@ -1,19 +1,19 @@
 /**
  * The suites against several reference servers (mutants or variants) in one Playwright run and one
- * project (tests/suite-run.ts, runSuitesBatch). The project carries each server's resolved
+ * project (tests/helpers/suite-run.ts, runSuitesBatch). The project carries each server's resolved
  * configuration (`use.kitTargets`: its URL, run id and report folder), as the kit's config carries the
  * one of a single run; suites/fixtures.ts declares every suite once per server, each test told its
- * server by `kitTarget`. Global setup runs the kit's own for each server (tests/matrix-setup.ts), and
- * each server gets the kit's own conformance.json (tests/matrix-reporter.ts). What this saves is the
+ * server by `kitTarget`. Global setup runs the kit's own for each server (tests/helpers/matrix-setup.ts), and
+ * each server gets the kit's own conformance.json (tests/helpers/matrix-reporter.ts). What this saves is the
  * runner (Playwright's start, loading every test file, the reporters) and the worker (its process
  * start, Playwright's and the kit's modules, the compiled validators): once per batch instead of once
- * per server. A failed test keeps the worker (suites/fixtures.ts, keepWorker; tests/matrix-reporter.ts says so):
+ * per server. A failed test keeps the worker (suites/fixtures.ts, keepWorker; tests/helpers/matrix-reporter.ts says so):
  * Playwright would replace it after every unexpected failure.
  */
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import kit from '../playwright.config';
-import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../config';
+import kit from '../../playwright.config';
+import { declareMatrixTargets, loadConfig, type KitConfig, type KitWorkerOptions } from '../../config';
 import { MATRIX_VARIABLE, type MatrixTarget } from './matrix-targets';
 
 const targets = JSON.parse(process.env[MATRIX_VARIABLE] ?? '[]') as MatrixTarget[];
@@ -26,7 +26,7 @@ const configOf = (t: MatrixTarget): KitConfig =>
 
 export default defineConfig<{}, KitWorkerOptions>({
   ...kit,
-  testDir: path.join(__dirname, '..', 'suites'),
+  testDir: path.join(__dirname, '..', '..', 'suites'),
   globalSetup: path.join(__dirname, 'matrix-setup.ts'),
   // Without the selection reporter (suites/selection.ts): nothing is sent ahead, each target's tests send their own. With
   // it every mutant and variant gets the same verdict (the three matrix files: 230 passed), but the batches cost more,

@@ -1,17 +1,17 @@
 /**
  * The mutants of the paging requirements under a one-Id filter and whole-Name matching (list.idFilterTakes: one,
  * list.nameMatch: exact), where only a Name two of the run's groups share lists them alone; and servers with no
- * deviation that keep Names unique, or refuse a page past the end (tests/mutant-tests.ts declares the mutants' tests).
+ * deviation that keep Names unique, or refuse a page past the end (tests/matrices/mutant-tests.ts declares the mutants' tests).
  */
 import { test, expect } from '@playwright/test';
-import { MUTANTS } from '../reference/mutants';
-import { ApiError, defaultHooks, type ReferenceHooks } from '../reference/server';
-import { badRequest } from '../reference/behaviour-base';
-import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { profileFromOverride } from '../schemas/profile';
-import { inBatches } from './suite-run';
-import type { SuiteRun } from './suite-run-read';
-import { expectComplete, expectFailsExactly, mustFindings } from './suite-run-expect';
+import { MUTANTS } from '../../reference/mutants';
+import { ApiError, defaultHooks, type ReferenceHooks } from '../../reference/server';
+import { badRequest } from '../../reference/behaviour-base';
+import { PROFILE_VARIANTS } from '../../reference/profile-variants';
+import { profileFromOverride } from '../../schemas/profile';
+import { inBatches } from '../helpers/suite-run';
+import type { SuiteRun } from '../helpers/suite-run-read';
+import { expectComplete, expectFailsExactly, mustFindings } from '../helpers/suite-run-expect';
 import { mutantTest, ranWith } from './mutant-tests';
 
 /**

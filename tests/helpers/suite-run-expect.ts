@@ -1,6 +1,6 @@
-/** What the matrices assert of a conformance run (tests/suite-run.ts): complete, legitimate, or failing exactly what a deviation fails. */
+/** What the matrices assert of a conformance run (tests/helpers/suite-run.ts): complete, legitimate, or failing exactly what a deviation fails. */
 import { expect, test } from '@playwright/test';
-import { loadCatalogue } from '../schemas/requirements';
+import { loadCatalogue } from '../../schemas/requirements';
 import type { SuiteRun } from './suite-run-read';
 
 const catalogue = loadCatalogue();

@@ -1,18 +1,18 @@
 /**
- * The mutant matrix's tests, declared by the files that run mutants (tests/mutants.test.ts,
- * tests/mutants-one-id-exact.test.ts): one per mutant, failing exactly what
+ * The mutant matrix's tests, declared by the files that run mutants (tests/matrices/mutants.test.ts,
+ * tests/matrices/mutants-one-id-exact.test.ts): one per mutant, failing exactly what
  * reference/mutants.expected.yaml says, and one for the unmodified reference server. Also the
  * checks of suites/checks, which the matrix must kill, and the matrix's wall time.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { CHECKS_BY_FAMILY } from '../suites/checks';
-import { MUTANTS } from '../reference/mutants';
-import { loadExpectedKills } from '../reference/kill-matrix';
-import { loadCatalogue } from '../schemas/requirements';
-import { sorted, type SuiteRun } from './suite-run-read';
-import { expectComplete } from './suite-run-expect';
+import { CHECKS_BY_FAMILY } from '../../suites/checks';
+import { MUTANTS } from '../../reference/mutants';
+import { loadExpectedKills } from '../../reference/kill-matrix';
+import { loadCatalogue } from '../../schemas/requirements';
+import { sorted, type SuiteRun } from '../helpers/suite-run-read';
+import { expectComplete } from '../helpers/suite-run-expect';
 
 const catalogue = loadCatalogue();
 export const expected = loadExpectedKills();

@@ -1,6 +1,6 @@
 /**
- * What the tests of `agc profile discover` share (tests/discover.test.ts, tests/discover-settings.test.ts,
- * tests/discover-faults.test.ts): reference servers to discover, the discovery run as a user would or in
+ * What the tests of `agc profile discover` share (tests/matrices/discover.test.ts, tests/matrices/discover-settings.test.ts,
+ * tests/matrices/discover-faults.test.ts): reference servers to discover, the discovery run as a user would or in
  * this process, and what a draft must show (its settings, its evidence, its budget, no token). Each
  * server runs in the test's worker: port 0, short snapshot lag, no create rate limit.
  */
@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type ReferenceServer } from '../reference/server';
-import type { PreloadSettings } from '../reference/store';
-import { loadProfile, profileFromOverride, type Profile } from '../schemas/profile';
-import { checkProfileConsistency } from '../schemas';
-import { discoverProfile } from '../discover/command';
+import { ApiError, defaultHooks, startReferenceServer, type ReferenceHooks, type ReferenceServer } from '../../reference/server';
+import type { PreloadSettings } from '../../reference/store';
+import { loadProfile, profileFromOverride, type Profile } from '../../schemas/profile';
+import { checkProfileConsistency } from '../../schemas';
+import { discoverProfile } from '../../discover/command';
 import { cleanEnv, referenceTokenEnv, runAgc, type KitRun } from './harness';
 
 export const BUDGET = { requests: 80, creates: 6 };
@@ -86,7 +86,7 @@ export function discover(url: string, out: string, dir: string, extra: Record<st
  * The same command in this process (discover/command.ts): a process of its own costs each discovery about a second of
  * CPU to start, and the variants' batches discover eight servers side by side. What only the CLI does (its exit codes,
  * its output on errors, a token never printed) is checked through discover(), and a whole discovery through the CLI by
- * tests/blind.test.ts.
+ * tests/matrices/blind.test.ts.
  */
 export async function discoverHere(url: string, out: string, extra: Record<string, string> = {}): Promise<Pick<KitRun, 'status' | 'stdout' | 'stderr'>> {
   let stdout = '';

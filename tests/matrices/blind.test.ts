@@ -1,5 +1,5 @@
 /**
- * A server no one who wrote the kit wrote: tests/blind/python-stdlib-server.py was built from the
+ * A server no one who wrote the kit wrote: tests/matrices/blind/python-stdlib-server.py was built from the
  * spec alone, by an engineer who never read the kit (Python's standard library and sqlite3; its
  * choices on the points the spec leaves open in python-stdlib-CHOICES.md; only the line that prints
  * its port was changed here, so that it can listen on port 0). Its Id filter is `Filter.Id`, its
@@ -16,7 +16,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { readJson, runAgc } from './harness';
+import { readJson, runAgc } from '../helpers/harness';
 
 test.describe.configure({ mode: 'default' });
 

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { referenceUsers, TOKEN_ROLES } from '../reference/config';
-import { startReferenceServer } from '../reference/server';
+import { referenceUsers, TOKEN_ROLES } from '../../reference/config';
+import { startReferenceServer } from '../../reference/server';
 
 export type HostileMode = 'echo' | 'deep' | 'huge' | 'cookie' | 'noUserAgent' | 'commands';
 

@@ -1,6 +1,6 @@
-/** Global setup of tests/matrix.config.ts: the kit's own (suites/global-setup.ts), once per server, side by side. */
+/** Global setup of tests/helpers/matrix.config.ts: the kit's own (suites/global-setup.ts), once per server, side by side. */
 import type { FullConfig } from '@playwright/test';
-import kitGlobalSetup from '../suites/global-setup';
+import kitGlobalSetup from '../../suites/global-setup';
 import { targetProjects } from './matrix-targets';
 
 export default async function matrixSetup(config: FullConfig): Promise<() => Promise<void>> {

@@ -4,18 +4,18 @@
  * profile, the requirements that depend on that choice are not assessable, with the setting that
  * fits, and no MUST fails. (With the profile that `agc profile discover` drafts, which holds the
  * variant's own settings, the same servers are conformant, with nothing failed at any level, blocked or
- * left to a mismatch: tests/discover.test.ts.) A variant the reference profile already admits
+ * left to a mismatch: tests/matrices/discover.test.ts.) A variant the reference profile already admits
  * (`admittedWithoutProfile`, e.g. another length unit where the profile states none) is conformant
  * without its profile, with no mismatch named.
  */
 import { test, expect } from '@playwright/test';
-import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { ONE_ID_FILTER } from '../reference/profile-variants/list';
-import { listWithExtraLag } from '../reference/lag-variants';
-import { profileFromOverride } from '../schemas/profile';
-import { inBatches, type BatchEntry } from './suite-run';
-import type { SuiteRun } from './suite-run-read';
-import { expectComplete, mustFindings } from './suite-run-expect';
+import { PROFILE_VARIANTS } from '../../reference/profile-variants';
+import { ONE_ID_FILTER } from '../../reference/profile-variants/list';
+import { listWithExtraLag } from '../../reference/lag-variants';
+import { profileFromOverride } from '../../schemas/profile';
+import { inBatches, type BatchEntry } from '../helpers/suite-run';
+import type { SuiteRun } from '../helpers/suite-run-read';
+import { expectComplete, mustFindings } from '../helpers/suite-run-expect';
 
 type MismatchItem = { kind: 'variant'; variant: (typeof PROFILE_VARIANTS)[number] } | { kind: 'lateChannels' } | { kind: 'oneIdFilter' };
 
@@ -90,7 +90,7 @@ function oneIdFilterTest(runOf: () => Promise<SuiteRun>): void {
 /**
  * A profile variant without its profile (from its batch's run). With its profile, as `agc profile discover`
  * drafts it (the variant's own settings), the kit rates it conformant with nothing failed, blocked or left to a
- * mismatch: tests/discover.test.ts.
+ * mismatch: tests/matrices/discover.test.ts.
  */
 function profileVariantTests(variant: (typeof PROFILE_VARIANTS)[number], withoutProfile: () => Promise<SuiteRun>): void {
   const outcome = variant.admittedWithoutProfile ? 'and is conformant (the reference profile admits it)' : 'and the mismatch is named';

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { referenceTokenEnv } from '../reference/config';
+import { referenceTokenEnv } from '../../reference/config';
 
-export const ROOT = path.resolve(__dirname, '..');
+export const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 const AGC = path.join(ROOT, 'bin', 'agc.mjs');
 
@@ -133,5 +133,5 @@ export function keptRunEnv(url: string, runId: string): Record<string, string> {
 }
 
 // Read by the bench too, which imports nothing from tests/: they live in the rooms below.
-export { referenceTokenEnv } from '../reference/config';
-export { attachmentsOf, recordedOf, testsOfReport, type JsonReport, type JsonResult, type ReportedTest } from '../facts/json-report';
+export { referenceTokenEnv } from '../../reference/config';
+export { attachmentsOf, recordedOf, testsOfReport, type JsonReport, type JsonResult, type ReportedTest } from '../../facts/json-report';

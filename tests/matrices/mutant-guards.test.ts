@@ -6,19 +6,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { FAILURES_KEEP_WORKER } from '../config';
-import { MUTANTS } from '../reference/mutants';
-import { defaultHooks } from '../reference/server';
-import { loadProfile } from '../schemas/profile';
-import { GroupStore, type GroupRecord } from '../reference/store';
-import type { HookContext } from '../reference/behaviour';
-import { KILL_MATRIX_PATH, renderKillMatrix } from '../reference/kill-matrix';
-import { loadCatalogue, familyOf } from '../schemas/requirements';
-import { runSuites, runSuitesBatch } from './suite-run';
-import { sorted } from './suite-run-read';
+import { FAILURES_KEEP_WORKER } from '../../config';
+import { MUTANTS } from '../../reference/mutants';
+import { defaultHooks } from '../../reference/server';
+import { loadProfile } from '../../schemas/profile';
+import { GroupStore, type GroupRecord } from '../../reference/store';
+import type { HookContext } from '../../reference/behaviour';
+import { KILL_MATRIX_PATH, renderKillMatrix } from '../../reference/kill-matrix';
+import { loadCatalogue, familyOf } from '../../schemas/requirements';
+import { runSuites, runSuitesBatch } from '../helpers/suite-run';
+import { sorted } from '../helpers/suite-run-read';
 import { expected, exportedChecks, exportOf, killedChecks } from './mutant-tests';
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const catalogue = loadCatalogue();
 
 test.describe('mutant guards', () => {

@@ -3,8 +3,8 @@
  * fetch client that speaks the spec's wire format, the envelope assertions, and the `ref` fixture.
  */
 import { expect } from '@playwright/test';
-import { referenceTokens, type TokenRole } from '../reference/config';
-import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../reference/server';
+import { referenceTokens, type TokenRole } from '../../reference/config';
+import { startReferenceServer, type ReferenceOptions, type ReferenceServer } from '../../reference/server';
 import { test as base } from './fixtures';
 
 export { expect };
@@ -165,7 +165,7 @@ export function expectError(r: Reply, status: number, code: string, action: stri
 /**
  * `ref`: a fresh in-process reference server per test (a few ms), so tests run in parallel and never
  * see each other's groups; `refOptions` sets it up (the server's own defaults, create rate
- * included, with a 50 ms lag). `startReference` (tests/fixtures.ts) starts extra ones, closed when
+ * included, with a 50 ms lag). `startReference` (tests/helpers/fixtures.ts) starts extra ones, closed when
  * the test ends.
  */
 export const test = base.extend<{ refOptions: ReferenceOptions; ref: Client }>({

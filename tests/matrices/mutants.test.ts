@@ -1,6 +1,6 @@
 /**
  * Proof that every check can fail: the conformance suites run against the reference
- * server and against every mutant of reference/mutants.ts (tests/suite-run.ts), and each run must
+ * server and against every mutant of reference/mutants.ts (tests/helpers/suite-run.ts), and each run must
  * fail exactly the requirements (and report exactly the failing checks) that
  * reference/mutants.expected.yaml says. A finding one test attributes to another requirement
  * counts as that requirement's failure; a test blocked by another's failure counts as none.
@@ -8,15 +8,15 @@
  * To see what a new mutant fails, run with AG_MUTANTS_RECORD=/tmp/kills.jsonl: every run appends
  * its outcome there (the assertions still apply).
  *
- * The test each mutant gets is tests/mutant-tests.ts's; the paging mutants under a one-Id filter and
- * whole-Name matching are run by tests/mutants-one-id-exact.test.ts, and the guards over the
- * matrix's data are tests/mutant-guards.test.ts.
+ * The test each mutant gets is tests/matrices/mutant-tests.ts's; the paging mutants under a one-Id filter and
+ * whole-Name matching are run by tests/matrices/mutants-one-id-exact.test.ts, and the guards over the
+ * matrix's data are tests/matrices/mutant-guards.test.ts.
  */
 import { test } from '@playwright/test';
-import { MUTANTS } from '../reference/mutants';
-import { PROFILE_VARIANTS } from '../reference/profile-variants';
-import { profileFromOverride } from '../schemas/profile';
-import { inBatches, type BatchEntry } from './suite-run';
+import { MUTANTS } from '../../reference/mutants';
+import { PROFILE_VARIANTS } from '../../reference/profile-variants';
+import { profileFromOverride } from '../../schemas/profile';
+import { inBatches, type BatchEntry } from '../helpers/suite-run';
 import { expected, mutantTest, ranWith, referenceTest } from './mutant-tests';
 
 test.describe('mutants', () => {
