@@ -77,3 +77,19 @@ export type Step = Check | Owned;
 export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
 /** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
 export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
+
+/**
+ * What judging one answer (or several together) concluded, before anything is recorded: the routing every test applies
+ * alike, as data, so that it is a pure function (suites/judging.ts judgeSteps) with unit tests of its own, and one
+ * adapter (settle) turns it into what Playwright and the reports see.
+ * - pass: every step held;
+ * - fail: a check of the test's own requirement failed;
+ * - blocked: a precondition another requirement owns failed: that requirement's finding, and the test is blocked by it;
+ * - mismatch: the answer shows the target follows another profile: not assessable, naming the setting that fits.
+ */
+export type Judgement =
+  | { kind: 'pass'; checked: string[] }
+  /** `check`: what a resent request is judged by again (a single answer's own check; judgedAgain). */
+  | { kind: 'fail'; checked: string[]; failure: Failure; check?: Check }
+  | { kind: 'blocked'; checked: string[]; failure: Failure; owner: RequirementId }
+  | { kind: 'mismatch'; checked: string[]; failure: Failure };

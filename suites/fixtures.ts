@@ -4,7 +4,7 @@ import { Api, rateLimitedOut, RATE_LIMITED_REASON, seenBy, seenByAny } from './a
 import type { Exchange } from '../client/exchange';
 import type { Judge, Verify } from '../facts/judgement';
 import { isThrottled } from '../client/retry';
-import { type CheckContext, formatFailure } from './checks';
+import { type CheckContext } from './checks';
 import { loadDataset, phaseFinished, type Dataset } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
 import { runNameParts } from './dataset-queries';
@@ -12,18 +12,7 @@ import { workerTokens } from '../config/tokens';
 import { plannedAhead, plannedTogether, type DeclaredPlan, type DeclaredProperty, type PlanContext } from './plans';
 import { sentAhead } from './property';
 import { errorKinds, profileAt } from '../schemas';
-import {
-  ANNOTATION,
-  ownRequirement,
-  recordBlocked as blocked,
-  recordCheck,
-  recordEvidence,
-  recordFinding,
-  recordRequests,
-  recordRetries,
-  recordRun,
-  recordTargetIdentity,
-} from '../facts/record';
+import { ANNOTATION, ownRequirement, recordCheck, recordRequests, recordRetries, recordRun, recordTargetIdentity } from '../facts/record';
 import { type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
@@ -33,7 +22,8 @@ export { LISTED } from './checks';
 
 export { requirement, mismatchesLast } from '../facts/record';
 export { filterAssessable, pagingAssessable } from './judging';
-import { blockIfLost, FILTER_OF_OWNER, filterMismatch, judgedAgain, mismatched, mustOf, notAssessable } from './judging';
+import { judgeSteps, judgeTogether, settle } from './judging';
+import type { RequirementId } from '../facts/requirement-ids';
 
 /** What the kit knows for a whole worker: configuration, the active profile, compiled validators. */
 export interface Kit {
@@ -252,43 +242,24 @@ const withPlans = withDataset.extend<{ plan: Plans }>({
 const judging = withPlans.extend<{ verify: Verify; judge: Judge }>({
   verify: [
     async ({ kit, api, profile }, use, testInfo) => {
-      const own = ownRequirement(testInfo);
-      const note = (name: string) => recordCheck(testInfo, name);
+      const own = ownRequirement(testInfo) as RequirementId | undefined;
+      const deps = { api, profile, context: kit.context, runId: kit.config.runId };
       await use(async (exchange, steps) => {
         if (rateLimitedOut.has(exchange)) testInfo.skip(true, RATE_LIMITED_REASON);
-        for (const step of steps) {
-          const { owner, check } = typeof step === 'function' ? { owner: own, check: step } : step;
-          if (owner === own) note(check.name);
-          const failure = check(exchange, kit.context);
-          if (!failure) continue;
-          if (failure.profileMismatch) return notAssessable(testInfo, failure, exchange);
-          if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchange, failure.missing);
-          if (owner !== own) {
-            // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
-            const filter = FILTER_OF_OWNER.get(owner!);
-            const mismatch = filter && filterMismatch(loadDataset(kit.config.runId), filter);
-            if (mismatch) mismatched(testInfo, mismatch);
-            recordFinding(testInfo, { requirement: owner!, failure, exchange });
-            blocked(testInfo, [owner!], `${failure.check}: ${failure.received}`);
-          }
-          const judged = owner === own && mustOf(own) ? await judgedAgain(api, exchange, check, kit.context, failure) : failure;
-          recordEvidence(testInfo, { failure: judged, exchange });
-          throw new Error(formatFailure(judged, exchange));
-        }
+        const judgement = judgeSteps(exchange, steps, own, kit.context);
+        for (const name of judgement.checked) recordCheck(testInfo, name);
+        await settle(testInfo, judgement, exchange, deps);
       });
     },
     { box: 'self' },
   ],
   judge: [
     async ({ kit, api, profile }, use, testInfo) => {
+      const deps = { api, profile, context: kit.context, runId: kit.config.runId };
       await use(async (exchanges, check) => {
-        recordCheck(testInfo, check.name);
-        const failure = check(exchanges, kit.context);
-        if (!failure) return;
-        if (failure.profileMismatch) return notAssessable(testInfo, failure, exchanges);
-        if (failure.missing?.length) await blockIfLost(testInfo, api, profile, kit.context, exchanges[0], failure.missing);
-        recordEvidence(testInfo, { failure, exchange: exchanges[0], exchanges });
-        throw new Error(formatFailure(failure, exchanges[0]));
+        const judgement = judgeTogether(exchanges, check, kit.context);
+        for (const name of judgement.checked) recordCheck(testInfo, name);
+        await settle(testInfo, judgement, exchanges, deps);
       });
     },
     { box: 'self' },

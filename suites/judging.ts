@@ -6,10 +6,12 @@ import { test as base, type TestInfo } from '@playwright/test';
 import { TOKEN_VARIABLES, type TokenRole } from '../config';
 import { Api, listBody, seenBy } from './api';
 import type { Exchange } from '../client/exchange';
-import { itemsOf, type Check, type CheckContext, type Failure, idFilterHoldsAll, staysVisible } from './checks';
+import { formatFailure, itemsOf, type Check, type CheckContext, type Failure, type MultiCheck, type Step, idFilterHoldsAll, staysVisible } from './checks';
+import type { Judgement } from '../facts/judgement';
+import type { RequirementId } from '../facts/requirement-ids';
 import { loadCatalogue } from '../schemas/requirements';
-import { VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
-import { holdMismatch, ownRequirement, recordBlocked as blocked, recordFinding, recordProfileMismatch } from '../facts/record';
+import { loadDataset, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { holdMismatch, ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding, recordProfileMismatch } from '../facts/record';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
 
@@ -117,4 +119,64 @@ export async function judgedAgain(api: Api, exchange: Exchange, check: Check, co
   const second = await again;
   if (!second.response || check(second, context)) return failure;
   return { ...failure, flaky: `sent again, it was answered HTTP ${second.response.status} and passed ${check.name}` };
+}
+
+/**
+ * Judges one answer by a test's steps, in order, as every test does: the first that fails decides, and which way is the
+ * routing of a failure, pure. `checked` names the test's own checks applied, up to the one that failed.
+ */
+export function judgeSteps(exchange: Exchange, steps: Step[], own: RequirementId | undefined, context: CheckContext): Judgement {
+  const checked: string[] = [];
+  for (const step of steps) {
+    const { owner, check } = typeof step === 'function' ? { owner: own, check: step } : step;
+    if (owner === own) checked.push(check.name);
+    const failure = check(exchange, context);
+    if (!failure) continue;
+    if (failure.profileMismatch) return { kind: 'mismatch', checked, failure };
+    if (owner !== own && owner !== undefined) return { kind: 'blocked', checked, failure, owner };
+    return { kind: 'fail', checked, failure, check };
+  }
+  return { kind: 'pass', checked };
+}
+
+/** Judges several answers together by one check of the test's own (distinct Ids, pages that partition a result). */
+export function judgeTogether(exchanges: Exchange[], check: MultiCheck, context: CheckContext): Judgement {
+  const failure = check(exchanges, context);
+  if (!failure) return { kind: 'pass', checked: [check.name] };
+  return failure.profileMismatch ? { kind: 'mismatch', checked: [check.name], failure } : { kind: 'fail', checked: [check.name], failure };
+}
+
+/** What settle needs beyond the judgement: the client to read missing groups back and send a failed read again. */
+export interface SettleDeps {
+  api: Api;
+  profile: Profile;
+  context: CheckContext;
+  runId: string;
+}
+
+/**
+ * The one adapter from a Judgement to Playwright and the reports: a mismatch makes the test not assessable, a failure
+ * that names missing groups is read back first (lost, or dropped by the Id filter), another requirement's finding blocks
+ * the test, and the test's own failure is recorded as evidence (a failed MUST on a plain read judged once more first)
+ * and fails the test.
+ */
+export async function settle(testInfo: TestInfo, judgement: Judgement, answer: Exchange | Exchange[], deps: SettleDeps): Promise<void> {
+  if (judgement.kind === 'pass') return;
+  const first = Array.isArray(answer) ? answer[0] : answer;
+  if (judgement.kind === 'mismatch') return notAssessable(testInfo, judgement.failure, answer);
+  if (judgement.failure.missing?.length) await blockIfLost(testInfo, deps.api, deps.profile, deps.context, first, judgement.failure.missing);
+  if (judgement.kind === 'blocked') {
+    // A filter's precondition, where the target reads that filter under another name: not its owner's finding, a mismatch.
+    const filter = FILTER_OF_OWNER.get(judgement.owner);
+    const mismatch = filter && filterMismatch(loadDataset(deps.runId), filter);
+    if (mismatch) mismatched(testInfo, mismatch);
+    recordFinding(testInfo, { requirement: judgement.owner, failure: judgement.failure, exchange: first });
+    blocked(testInfo, [judgement.owner], `${judgement.failure.check}: ${judgement.failure.received}`);
+  }
+  const failure =
+    judgement.check && !Array.isArray(answer) && mustOf(ownRequirement(testInfo))
+      ? await judgedAgain(deps.api, answer, judgement.check, deps.context, judgement.failure)
+      : judgement.failure;
+  recordEvidence(testInfo, Array.isArray(answer) ? { failure, exchange: first, exchanges: answer } : { failure, exchange: first });
+  throw new Error(formatFailure(failure, first));
 }
