@@ -1,6 +1,14 @@
 /** `agc profile discover`: the list's filter names (the Id filter, which scopes every later list request, Name, group type, asset space). */
 import { backOff } from '../client/backoff';
-import { FIELD_NAME_CANDIDATES as CANDIDATES, nameMatchParts, withFilters, type NameMatch } from '../schemas/profile';
+import {
+  FIELD_NAME_CANDIDATES as CANDIDATES,
+  filterPlaces,
+  loadProfile,
+  nameMatchParts,
+  REFERENCE_PROFILE_PATH,
+  withFilters,
+  type NameMatch,
+} from '../schemas/profile';
 import { NAME_INFIX, idsOf, itemsOf, resultOf, sleep, type Answer, type DiscoverSession } from './client';
 
 /** The Id filter once found: every later list request is limited to the run's own groups through it. */
@@ -50,8 +58,9 @@ export async function idFilter(session: DiscoverSession): Promise<Scope | undefi
   const waitsMs = backOff(200, Math.max(3000, session.target.visibilityTimeoutMs / 8));
   let wait = waitsMs.next().value;
   let waits = 0;
-  for (const wrapper of CANDIDATES.filterField) {
-    for (const ids of CANDIDATES.groupIds) {
+  // The places the run's phase asks too (filterPlaces), from the reference profile's: one search for both.
+  for (const { wrapper, names } of filterPlaces(loadProfile(REFERENCE_PROFILE_PATH).list, 'groupIds')) {
+    for (const ids of names) {
       const body = withFilters({ filterField: wrapper }, { [ids]: [last.id] });
       for (;;) {
         const answer = await session.list(body);

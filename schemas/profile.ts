@@ -267,3 +267,19 @@ export const FIELD_NAME_CANDIDATES = {
   groupType: ['GroupType', 'Type'],
   assetSpaceId: ['AssetSpaceId', 'SpaceId'],
 } as const;
+
+/**
+ * Where APIs of this family keep a filter, in the order the kit asks: the profile's wrapper first, then each other one
+ * (the top level of the body among them); under each, the filter's candidate names, leaving out the names the profile
+ * gives its other filters. The one search both the run's phase (suites/detect.ts) and `agc profile discover`
+ * (discover/list.ts) go through.
+ */
+export function filterPlaces(
+  list: Pick<Profile['list'], 'filterField' | 'filters'>,
+  key: keyof Profile['list']['filters'],
+): { wrapper: string; names: string[] }[] {
+  const { filterField, filters } = list;
+  const names = FIELD_NAME_CANDIDATES[key].filter((name) => name === filters[key] || !Object.values(filters).includes(name));
+  const wrappers = [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((wrapper) => wrapper !== filterField)];
+  return wrappers.map((wrapper) => ({ wrapper, names }));
+}

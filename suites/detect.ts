@@ -9,7 +9,7 @@ import { Api, listBody, nthPage, type ListQuery } from './api';
 import type { Exchange } from '../client/exchange';
 import { idFilterHoldsAll } from './checks';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, filterLabel, readPointer, withFilters } from '../schemas/profile';
+import { FIELD_NAME_CANDIDATES, filterLabel, filterPlaces, readPointer, withFilters } from '../schemas/profile';
 import { confinedQuery, matchingNothing, primaryNamePart, pollQuery } from './dataset-queries';
 import { readAlone, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 
@@ -91,16 +91,9 @@ function placedAs(profile: Profile, key: FilterKey, { wrapper, name }: Placement
  */
 function otherPlacements(profile: Profile, key: FilterKey): Placement[] {
   const { filterField, filters } = profile.list;
-  const names = FIELD_NAME_CANDIDATES[key].filter((name) => name === filters[key] || !Object.values(filters).includes(name));
-  return wrappersFrom(profile)
-    .flatMap((wrapper) => names.map((name) => ({ wrapper, name })))
+  return filterPlaces(profile.list, key)
+    .flatMap(({ wrapper, names }) => names.map((name) => ({ wrapper, name })))
     .filter((p) => p.wrapper !== filterField || p.name !== filters[key]);
-}
-
-/** Where APIs of this family keep their filters: the profile's place first, then the others (the top level of the body among them). */
-function wrappersFrom(profile: Profile): string[] {
-  const { filterField } = profile.list;
-  return [filterField, ...FIELD_NAME_CANDIDATES.filterField.filter((w) => w !== filterField)];
 }
 
 /** The settings that put a filter where the target reads it. */
@@ -212,8 +205,8 @@ async function idFilterLists(api: Api, profile: Profile, place: Placement, ids: 
 async function oneIdPlacement(api: Api, profile: Profile, id: string): Promise<Placement | undefined> {
   const { filterField, filters, idFilterTakes } = profile.list;
   const names = [...new Set([filters.groupIds, ...FIELD_NAME_CANDIDATES.oneId])];
-  const places = wrappersFrom(profile)
-    .flatMap((wrapper) => names.map((name) => ({ wrapper, name })))
+  const places = filterPlaces(profile.list, 'groupIds')
+    .flatMap(({ wrapper }) => names.map((name) => ({ wrapper, name })))
     .filter((p) => idFilterTakes !== 'one' || p.wrapper !== filterField || p.name !== filters.groupIds);
   const answers = await Promise.all(places.map((p) => api.call('ListAssetGroups', withFilters({ filterField: p.wrapper }, { [p.name]: id }))));
   const index = answers.findIndex((ex) => ex.response?.status === 200 && itemsOf(ex).length === 1 && itemsOf(ex)[0].Id === id);
