@@ -90,6 +90,7 @@ export const CERTIFY_OPTIONS = {
   },
   profile: RUN_OPTIONS.profile,
   waivers: RUN_OPTIONS.waivers,
+  'strict-waivers': RUN_OPTIONS['strict-waivers'],
   seed: { ...RUN_OPTIONS.seed, help: "the first run's seed; run k uses seed + k - 1 (default random, recorded)" },
   runs: { type: 'string', arg: 'N', help: 'how many runs, each with its own seed; conformant only if every run is (default 3)' },
   'sign-key': { type: 'string', arg: 'FILE', path: true, help: 'an Ed25519 private key (PEM) that signs the certificate' },

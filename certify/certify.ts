@@ -214,5 +214,11 @@ export async function certify(options: CertifyOptions): Promise<number> {
       ? `agc certify: signed with the Ed25519 key sha256:${certificate.signature.publicKeySha256}`
       : 'agc certify: not signed (--sign-key FILE signs it)',
   );
+  // Under --strict-waivers every run says whether its waivers fail it (a stale or expired one); a conformant certificate then exits as agc run does.
+  const waiverFailure = reports.map((r) => r.waivers.failure).find((failure): failure is string => typeof failure === 'string');
+  if (waiverFailure && certificate.verdict === 'conformant') {
+    console.log(`agc certify: waivers fail the certification: ${oneLine(waiverFailure, 1000)}`);
+    return EXIT.staleWaivers;
+  }
   return exitForVerdict(certificate.verdict);
 }

@@ -129,3 +129,20 @@ test('agc run --strict-waivers with a stale and an expired waiver: exit 4, each 
   expect(md).toContain('### Stale waivers (1)');
   expect(md).toContain('### Expired waivers (1)');
 });
+
+test('agc certify --strict-waivers with a stale waiver: the certificate is conformant, and the command exits 4 as agc run does', async ({ startReference }) => {
+  test.setTimeout(180_000);
+  const server = await startReference();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agc-waivers-certify-'));
+  const file = path.join(dir, 'waivers.yaml');
+  writeFileSync(file, YAML.stringify({ waivers: [stale] }));
+  const out = path.join(dir, 'certification');
+  const quick = { AG_VISIBILITY_TIMEOUT_MS: '5000', AG_REQUEST_TIMEOUT_MS: '3000', AG_NUM_RUNS: '5' };
+  const run = await runAgc(['certify', '--runs', '1', '--base-url', server.url, '--report-dir', out, '--waivers', file, '--strict-waivers'], {
+    ...referenceTokenEnv(),
+    ...quick,
+  });
+  expect(run.status, run.stdout.slice(-3000) + run.stderr).toBe(EXIT.staleWaivers);
+  expect(readJson<{ verdict: string }>(path.join(out, 'certificate.json')).verdict).toBe('conformant');
+  expect(run.stdout).toContain('agc certify: waivers fail the certification: waivers to update (--strict-waivers): stale');
+});
