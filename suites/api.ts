@@ -16,10 +16,10 @@ import { requestStats, type RequestStats, type Span } from '../client/request-st
 import { isThrottled, MAX_CREATE_ATTEMPTS, rateLimitedOut, waitRetryAfter, type RetryCounts } from '../client/retry';
 import { ReadCache } from '../client/read-cache';
 import { together, type Lanes } from '../client/concurrency';
-import { eachIdAlone, listBody, type ListQuery } from './list-body';
+import { idReads, type ListQuery } from './list-body';
 import { type Profile } from '../schemas/profile';
 import { currentToken, sendWithFetched } from '../config/tokens';
-import { identityOf, plainReadOf, RawBody, requestKey, settledRead, VERSION, type CallOptions, type Read } from './call';
+import { identityOf, livenessRequest, plainReadOf, RawBody, requestKey, settledRead, VERSION, type CallOptions, type Read } from './call';
 import { inTurn, seenBy, throttledTokens, tokenOfRun } from './worker-state';
 
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
@@ -95,9 +95,15 @@ export class Api {
    * (list.idFilterTakes: one), one per Id, sent together. Each answer is judged against its own query.
    */
   async listByIds(profile: Profile, query: ListQuery, options: CallOptions = {}): Promise<Read[]> {
-    const queries = eachIdAlone(profile, query);
-    const answers = await together(queries.map((q) => () => this.call('ListAssetGroups', listBody(profile, q), options)));
-    return queries.map((q, i) => ({ query: q, exchange: answers[i] }));
+    const reads = idReads(profile, query);
+    const answers = await together(
+      reads.map(
+        ({ body }) =>
+          () =>
+            this.call('ListAssetGroups', body, options),
+      ),
+    );
+    return reads.map(({ query: asked }, i) => ({ query: asked, exchange: answers[i] }));
   }
 
   /** Shares a settled read this Api sent as a plain call (a visibility poll that saw every group it asked for). */
@@ -205,7 +211,7 @@ export class Api {
     const start = performance.now();
     const exchange = await sendWhileAlive(this.config.runId, this.config.baseURL, sendOptions);
     this.spans.push({ start, end: performance.now() });
-    await noteAnswer(this.config.runId, exchange, this.config.baseURL, this.livenessRequest());
+    await noteAnswer(this.config.runId, exchange, this.config.baseURL, livenessRequest(this.config));
     // A near-miss of a token (AUTH-06) is nearly the token: it is blotted out of what comes back too.
     redactTokens(exchange, [...Object.values(this.config.tokens), ...(options.authorization ? [options.authorization.value.replace(/^\S+ /, '')] : [])]);
     // A certification's HAR holds every exchange (AG_HAR_ALL): written out now, bounded, never kept here.
@@ -224,18 +230,6 @@ export class Api {
   private noteListed(role: TokenRole, exchange: Exchange): void {
     const items = (exchange.response?.json as { Result?: { Items?: unknown } } | undefined)?.Result?.Items;
     if (Array.isArray(items)) for (const item of items) if (typeof item?.Id === 'string') seenBy(this.config.runId, role).add(item.Id);
-  }
-
-  /** The plain list that tells whether the target still answers (liveness.ts). */
-  private livenessRequest(): SendOptions {
-    return {
-      action: 'ListAssetGroups',
-      version: VERSION,
-      body: '{}',
-      authorization: `Bearer ${currentToken(this.config, 'primary') ?? this.config.tokens.primary}`,
-      authorizationShown: 'Bearer <AG_TOKEN>',
-      timeoutMs: this.config.requestTimeoutMs,
-    };
   }
 
   /**

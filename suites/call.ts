@@ -1,12 +1,13 @@
 /** What a test asks the Api for: the options of a call, a body sent as is, and a read of groups by Id with its query. */
-import { TOKEN_VARIABLES, type TokenRole } from '../config';
-import { USER_AGENT } from '../client/exchange';
+import { TOKEN_VARIABLES, type KitConfig, type TokenRole } from '../config';
+import { USER_AGENT, type SendOptions } from '../client/exchange';
 import { ReadCache } from '../client/read-cache';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import type { OperationId } from './checks';
 import type { Exchange } from '../client/exchange';
 import type { ListQuery } from './list-body';
 import { SPEC_PATH, SPEC_VERSION } from '../schemas/spec';
+import { currentToken } from '../config/tokens';
 
 /** The Version every request of the kit sends. */
 export const VERSION = SPEC_VERSION;
@@ -107,4 +108,16 @@ export function plainReadOf(exchange: Exchange): { body: RawBody; options: CallO
 export function identityOf(exchange: Exchange): { Service: string; Region: unknown } | undefined {
   const meta = (exchange.response?.json as { ResponseMetadata?: { Service?: unknown; Region?: unknown } } | undefined)?.ResponseMetadata;
   return typeof meta?.Service === 'string' ? { Service: meta.Service, Region: meta.Region } : undefined;
+}
+
+/** The plain list that tells whether the target still answers (client/liveness.ts). */
+export function livenessRequest(config: KitConfig): SendOptions {
+  return {
+    action: 'ListAssetGroups',
+    version: VERSION,
+    body: '{}',
+    authorization: `Bearer ${currentToken(config, 'primary') ?? config.tokens.primary}`,
+    authorizationShown: 'Bearer <AG_TOKEN>',
+    timeoutMs: config.requestTimeoutMs,
+  };
 }

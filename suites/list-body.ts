@@ -53,3 +53,11 @@ export function nthPage(profile: Profile, n: number): number {
 export function askedOf(query: ListQuery, ids: string[]): string[] {
   return query.groupIds === undefined ? ids : ids.filter((id) => query.groupIds!.includes(id));
 }
+
+/**
+ * A read of groups by their Ids, as the bodies it sends: one, or one per Id where the profile's Id filter takes one,
+ * each with the query it answers. The one place such a read is built, for the Api (listByIds) and for the plans the
+ * runner sends ahead (suites/plans/reads.ts), so that both send the very same requests.
+ */
+export const idReads = (profile: Profile, query: ListQuery): { query: ListQuery; body: Record<string, unknown> }[] =>
+  eachIdAlone(profile, query).map((q) => ({ query: q, body: listBody(profile, q) }));

@@ -6,7 +6,7 @@ import { channelNamePart, confinedQuery, roleGroupsQuery } from '../dataset-quer
 import { CREATING_ROLES, pollShared, type Dataset } from '../dataset';
 import { groupNamed, groupsOf } from '../dataset-needs';
 import { nameMatchParts, type Profile } from '../../schemas/profile';
-import { eachIdAlone, nthPage, type ListQuery } from '../list-body';
+import { eachIdAlone, idReads, nthPage, type ListQuery } from '../list-body';
 import type { NameQueries } from '../checks';
 import { type PlannedRequest, listRequest } from './plan';
 
@@ -111,13 +111,13 @@ export function nameParts(profile: Profile, dataset: Dataset): { plannedRequests
 export function roleReads(config: KitConfig, profile: Profile, dataset: Dataset, role: TokenRole, options: { bounds?: boolean } = {}): PlannedRequest[] {
   const query = roleGroupsQuery(profile, dataset, role, options);
   if (!config.tokens[role] || !query.groupIds?.length) return [];
-  return eachIdAlone(profile, query).map((q) => read(profile, q, role));
+  return idReads(profile, query).map(({ body }) => listRequest(body, { as: role }));
 }
 
 /** everyGroupListed's first read (LIST-02's and CHAN-03's): every group of the run by its Ids, on one page. */
 export function everyGroupRead(profile: Profile, dataset: Dataset): PlannedRequest[] {
   const all = groupsOf(dataset, () => true).map((g) => g.id);
-  return eachIdAlone(profile, { groupIds: all, pageSize: profile.list.pageSize.maximum }).map((q) => read(profile, q));
+  return idReads(profile, { groupIds: all, pageSize: profile.list.pageSize.maximum }).map(({ body }) => listRequest(body));
 }
 
 /** LIST-03's: the run's primary groups of type AIGC. */
