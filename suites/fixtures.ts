@@ -9,10 +9,9 @@ import { loadDataset, phaseFinished, type Dataset } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
 import { runNameParts } from './dataset-queries';
 import { workerTokens } from '../config/tokens';
-import { plannedAhead, plannedTogether, type DeclaredPlan, type DeclaredProperty, type PlanContext } from './plans';
-import { sentAhead } from './property';
+import { plansOf, type Plans } from './plan-answers';
 import { errorKinds, profileAt } from '../schemas';
-import { ANNOTATION, ownRequirement, recordCheck, recordRequests, recordRetries, recordRun, recordTargetIdentity } from '../facts/record';
+import { ownRequirement, recordCheck, recordRequests, recordRetries, recordRun, recordTargetIdentity } from '../facts/record';
 import { type Profile } from '../schemas/profile';
 
 export { RawBody, VERSION, Api, listBody } from './api';
@@ -202,40 +201,9 @@ const withDataset = withClient.extend<{ dataset: Dataset }>({
   ],
 });
 
-/** A test's declared plans (suites/plans/sent-ahead.ts), whose requests the runner may have sent ahead. */
-export interface Plans {
-  /** The plan's answers, in the order of its requests. */
-  answers(plan: DeclaredPlan): Promise<Exchange[]>;
-  /** The plan's answers as they come, each in its turn (a test that judges one before the next is answered). */
-  ahead(plan: DeclaredPlan): Promise<Promise<Exchange>[]>;
-  /** A declared property's answer to each run's values; undefined where the property has nothing to send. */
-  property<Ts extends unknown[]>(plan: DeclaredProperty<Ts>): Promise<((...values: Ts) => Promise<Exchange>) | undefined>;
-}
-
-/**
- * The plans a test named in its details (`requirement(id, PLAN)`): the one place its requests that need no earlier answer
- * are built, for the runner and for the test. A plan the test did not name is a mistake of the kit's: the runner, which
- * learns the plans from the details, would not have sent it ahead.
- */
+/** A test's declared plans, whose requests the runner may have sent ahead (suites/plan-answers.ts). */
 const withPlans = withDataset.extend<{ plan: Plans }>({
-  plan: [
-    async ({ kit, api, profile }, use, testInfo) => {
-      const context = (plan: DeclaredPlan): PlanContext => {
-        if (!testInfo.annotations.some((a) => a.type === ANNOTATION.plan && a.description === plan.key))
-          throw new Error(`the kit's own mistake: this test takes plan ${plan.key} without naming it in requirement(id, plan)`);
-        return { config: kit.config, profile, dataset: loadDataset(kit.config.runId) };
-      };
-      await use({
-        answers: (plan) => plannedTogether(api, plan.requests(context(plan))),
-        ahead: (plan) => plannedAhead(api, plan.requests(context(plan))),
-        property: async (plan) => {
-          const spec = plan.property(context(plan));
-          return spec && sentAhead(api, kit.config, spec);
-        },
-      });
-    },
-    { box: 'self' },
-  ],
+  plan: [async ({ kit, api, profile }, use, testInfo) => use(plansOf(testInfo, api, kit.config, profile)), { box: 'self' }],
 });
 
 /** Judging exchanges: a test's own checks, and the preconditions other requirements own. */

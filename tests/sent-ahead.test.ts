@@ -13,7 +13,8 @@ import { removeRunDir, runDirOf } from '../client/run-dir';
 import { test, expect } from './helpers/fixtures';
 import { loadConfig } from '../config';
 import * as plans from '../suites/plans';
-import { CREATE_02, SENT_AHEAD, sentAheadFor, visibilityRound, type PlannedRequest } from '../suites/plans';
+import { plansOf } from '../suites/plan-answers';
+import { AUTH_04, CREATE_02, SENT_AHEAD, sentAheadFor, visibilityRound, type PlannedRequest } from '../suites/plans';
 import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
 import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport, type ReportedTest } from './helpers/harness';
@@ -149,4 +150,10 @@ test('a whole run on two workers: every test whose requests were sent ahead sent
   } finally {
     removeRunDir(run.runId);
   }
+});
+
+test('a test that takes a plan it did not name in its details is stopped: the runner, which reads the details, would not have sent it', () => {
+  const taken = plansOf({ annotations: [{ type: 'plan', description: 'AUTH-02' }] } as never, {} as never, {} as never, {} as never);
+  expect(() => taken.answers(AUTH_04)).toThrow(/takes plan AUTH-04 without naming it in requirement\(id, plan\)/);
+  expect(() => taken.ahead(AUTH_04)).toThrow(/without naming it/);
 });
