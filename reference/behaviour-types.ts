@@ -23,13 +23,8 @@ export interface ResponseMetadata {
   Region: string;
 }
 
-export interface CreateInput {
-  Name: string;
-  Title: string;
-  Description: string;
-  GroupType: string;
-  ProjectName: string;
-}
+/** What a create takes: the fields of the list item the caller gives. */
+export type CreateInput = Pick<ListItem, 'Name' | 'Title' | 'Description' | 'GroupType' | 'ProjectName'>;
 
 export interface ListFilter {
   assetSpaceId?: string;
