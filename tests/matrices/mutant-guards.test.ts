@@ -17,6 +17,7 @@ import { loadCatalogue, familyOf } from '../../schemas/requirements';
 import { runSuites, runSuitesBatch } from '../helpers/suite-run';
 import { sorted } from '../helpers/suite-run-read';
 import { expected, exportedChecks, exportOf, killedChecks } from './mutant-tests';
+import { expectUniqueCamelCase } from '../helpers/name-guards';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const catalogue = loadCatalogue();
@@ -26,14 +27,7 @@ test.describe('mutant guards', () => {
   const byId = new Map(catalogue.requirements.map((r) => [r.id, r]));
 
   test('mutant names are unique camelCase and every mutant has an expected entry and every entry a mutant', () => {
-    expect(
-      names.filter((n, i) => names.indexOf(n) !== i),
-      'duplicate mutant names',
-    ).toEqual([]);
-    expect(
-      names.filter((n) => !/^[a-z][A-Za-z0-9]*$/.test(n)),
-      'names not camelCase',
-    ).toEqual([]);
+    expectUniqueCamelCase(names, 'mutant');
     expect(
       names.filter((n) => !(n in expected.mutants)),
       'mutants without an entry in reference/mutants.expected.yaml',

@@ -15,6 +15,7 @@ import { PROFILE_VARIANTS } from '../../reference/profile-variants';
 import { inBatches } from '../helpers/suite-run';
 import { expectLegitimate } from '../helpers/suite-run-expect';
 import { ROOT } from '../helpers/harness';
+import { expectUniqueCamelCase } from '../helpers/name-guards';
 
 const SPEC = readFileSync(path.join(ROOT, 'spec', 'asset-group-interface.md'), 'utf8');
 
@@ -36,14 +37,7 @@ test.describe('variants', () => {
 test.describe('variant guards', () => {
   test("variant names are unique camelCase, apart from the mutants', and each quotes the spec verbatim", () => {
     const names = VARIANTS.map((v) => v.name);
-    expect(
-      names.filter((n, i) => names.indexOf(n) !== i),
-      'duplicate variant names',
-    ).toEqual([]);
-    expect(
-      names.filter((n) => !/^[a-z][A-Za-z0-9]*$/.test(n)),
-      'names not camelCase',
-    ).toEqual([]);
+    expectUniqueCamelCase(names, 'variant');
     expect(
       names.filter((n) => MUTANTS.some((m) => m.name === n)),
       'names shared with a mutant',
