@@ -55,8 +55,8 @@ const CHECKED_BY = 'AG_CONFIG_CHECKED_BY';
 const checkedByRunner = process.env[CHECKED_BY] === String(process.ppid);
 const kit = merging ? { ...loadConfig({ ...process.env, AG_BASE_URL: '', AG_PROFILE: '' }), embedded: false } : checkedByRunner ? loadConfig() : configOrExit();
 if (!merging && !checkedByRunner) process.env[CHECKED_BY] = String(process.pid);
-// Only the kit's console, made after this file is read, says that a failed test may keep its worker (config/index.ts): a
-// value inherited from elsewhere would let Playwright's own list, given with --reporter, print failures as passes.
+// Only the kit's own matrices mark failed tests so that they keep their worker (config/index.ts): in a run of the kit, a
+// value inherited from elsewhere would make Playwright's outcomes untrue, and its own list print failures as passes.
 if (!merging && !checkedByRunner) delete process.env[FAILURES_KEEP_WORKER];
 
 export default defineConfig<{}, KitWorkerOptions>({

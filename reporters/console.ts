@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { stripAnsi } from '../facts/read';
 import { guardConsole } from './collect';
-import { FAILURES_KEEP_WORKER } from '../config';
 
 const MARK: Record<string, string> = { passed: '✓', skipped: '-', failed: '✘', timedOut: '✘', interrupted: '✘' };
 
@@ -27,8 +26,6 @@ export default class ConsoleReporter implements Reporter {
 
   constructor() {
     guardConsole();
-    // Before Playwright forks the workers: they inherit the runner's environment. Set only where this is the console.
-    process.env[FAILURES_KEEP_WORKER] = '1';
   }
 
   printsToStdio(): boolean {

@@ -39,10 +39,10 @@ const attached = new Set<string>();
  * The suites open no browser, yet Playwright's `test` sets up its browser fixtures for every test:
  * trace recording and context configuration (auto fixtures), which read the browser-context options
  * (`_combinedContextOptions`, built from some thirty option fixtures, each set up and torn down with
- * a stack trace captured). Measured on a whole run against the reference server (one worker): a
- * third of the worker's CPU. The kit never traces (it records its own redacted evidence) and makes
- * no browser context, so all three are replaced by fixtures that do nothing; tests/playwright-fixtures.test.ts
- * fails if a Playwright upgrade renames them.
+ * a stack trace captured): a third of a worker's CPU on a whole run. The kit's own matrices, which judge
+ * some hundred servers, replace these private fixtures by fixtures that do nothing (`npm test` measured 4.7 min
+ * with them, 6.2 without); a run of the kit keeps Playwright's own, so that it depends on no private name.
+ * tests/playwright-fixtures.test.ts fails if a Playwright upgrade renames them.
  */
 export const BROWSER_FIXTURES = ['_combinedContextOptions', '_setupArtifacts', '_setupContextOptions'] as const;
 /** How Playwright registers those auto fixtures; an override must repeat its `auto`, which Playwright's types do not list. */
@@ -52,6 +52,8 @@ const apiOnly = base.extend<{ _combinedContextOptions: Record<string, never>; _s
   _setupArtifacts: [async ({}, use) => use(), autoInternal],
   _setupContextOptions: [async ({}, use) => use(), autoInternal],
 });
+/** The matrices declare their targets before Playwright loads the suites (config/index.ts declareMatrixTargets). */
+const root = (matrixTargetNames().length ? apiOnly : base) as typeof apiOnly;
 
 /** What a worker resolves once per target: the configuration, once the target's create-and-wait phase is over. */
 async function kitOf(kitConfig: KitConfig): Promise<Kit> {
@@ -79,7 +81,7 @@ async function kitOf(kitConfig: KitConfig): Promise<Kit> {
 }
 
 /** Configuration and the active profile: resolved once per worker, and per target where the worker judges several (KitWorkerOptions.kitTargets). */
-const configured = apiOnly.extend<
+const configured = root.extend<
   { profile: Profile; kit: Kit; kitTarget: string | undefined; keepWorker: void },
   KitWorkerOptions & { kits: Map<string | undefined, Kit> }
 >({
@@ -118,12 +120,10 @@ const configured = apiOnly.extend<
     { box: 'self' },
   ],
   /**
-   * A test that failed is marked failing by expectation (testInfo.fail()) once it has ended, before Playwright decides
-   * whether to keep the worker: it replaces it after every unexpected failure (a process start, about 1 s of CPU). After the
-   * fact, so that every way a test fails keeps the worker (a check, a finding its owner's test fails with, a property), and
-   * no passing test is touched. The result is still "failed", which is all the kit's reporters and the matrices read. Done
-   * where the run's reporters say they read statuses (FAILURES_KEEP_WORKER, config/index.ts): Playwright's own list would
-   * print such a failure as a pass.
+   * In the kit's own matrices only (FAILURES_KEEP_WORKER, config/index.ts): a test that failed is marked failing by
+   * expectation (testInfo.fail()) once it has ended, before Playwright decides whether to keep the worker, which it
+   * replaces after every unexpected failure. After the fact, so that every way a test fails keeps the worker, and no
+   * passing test is touched; the matrices read statuses, never Playwright's outcome. A run of the kit never marks.
    */
   keepWorker: [
     async ({}, use, testInfo) => {

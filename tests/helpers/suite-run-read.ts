@@ -18,6 +18,8 @@ export interface TestOutcome {
    * expectation, which the matrix sets on a failed test to keep its worker (suites/fixtures.ts, keepWorker).
    */
   status: 'failed' | 'passed' | 'skipped';
+  /** Playwright's own outcome (expected, unexpected, flaky, skipped): in a run of the kit, unexpected for every failed test. */
+  outcome: string;
   /** Failure.check of each evidence attachment of a failed test. */
   failingChecks: string[];
   /** Checks the test applied (annotations of type "check"). */
@@ -69,6 +71,7 @@ function outcomes(tests: ReportedTest[]): TestOutcome[] {
       title: t.title,
       requirement: recorded.requirement ?? undefined,
       status: t.result?.status === 'passed' ? 'passed' : !t.result || t.result.status === 'skipped' ? 'skipped' : 'failed',
+      outcome: t.status,
       failingChecks: recorded.evidence.map((e) => e.check),
       appliedChecks: recorded.checks,
       blockedBy: recorded.blockedBy,
