@@ -37,6 +37,8 @@ export interface Failure {
    * answer went, so that whoever fixes the server knows it shows only sometimes.
    */
   flaky?: string;
+  /** How many answers of the run showed this finding (the run-wide oracle's, suites/oracle.ts); the evidence is the first. */
+  answers?: number;
 }
 
 export interface CheckContext {

@@ -75,6 +75,26 @@ export function findingOutcomes(test: RecordedTest): Outcome[] {
   }));
 }
 
+/**
+ * The same finding noticed by several tests (the run-wide oracle judges every answer, suites/oracle.ts) is one finding:
+ * the first test's, with the answers of all counted.
+ */
+export function oneFindingPerCheck(tests: Outcome[]): Outcome[] {
+  const first = new Map<string, Outcome>();
+  const kept: Outcome[] = [];
+  for (const test of tests) {
+    const failure = test.noticedIn ? test.failures[0] : undefined;
+    const known = failure && first.get(failure.check);
+    if (!failure) kept.push(test);
+    else if (!known) {
+      const merged = { ...test, failures: [{ ...failure, answers: failure.answers ?? 1 }] };
+      first.set(failure.check, merged);
+      kept.push(merged);
+    } else known.failures[0].answers! += failure.answers ?? 1;
+  }
+  return kept;
+}
+
 function requirementResult(entry: Requirement, tests: Outcome[]): RequirementResult {
   // Where the runner placed the tests (Playwright's test.location); a requirement none of whose tests ended here has none.
   const testFiles = [...new Set(tests.map((t) => t.file))].sort();
@@ -149,12 +169,7 @@ export function summarize(
 ): ConformanceSummary {
   const catalogue = loadCatalogue();
   const profile = facts.profile ?? { name: 'reference', path: null };
-  const requirements = catalogue.requirements.map((entry) =>
-    requirementResult(
-      entry,
-      outcomes.filter((o) => o.requirement === entry.id),
-    ),
-  );
+  const requirements = catalogue.requirements.map((entry) => requirementResult(entry, oneFindingPerCheck(outcomes.filter((o) => o.requirement === entry.id))));
   for (const r of requirements) {
     if (r.status === 'failed' && r.basis === 'profile')
       r.profileDifference = `differs from the profile "${profile.name}", not from the spec (the spec leaves this point open); if the target follows another profile, ${PROFILE_HINT}`;

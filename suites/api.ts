@@ -111,7 +111,16 @@ export class Api {
     this.cache.offer(requestKey(action, body, options), exchange);
   }
 
+  /** Every answer this client returns, sent or taken from another asker: where the run-wide oracle sees it (suites/oracle-watch.ts). */
+  observe?: (exchange: Exchange) => void;
+
   async call(action: OperationId | string | null, body: unknown, options: CallOptions = {}): Promise<Exchange> {
+    const exchange = await this.answer(action, body, options);
+    this.observe?.(exchange);
+    return exchange;
+  }
+
+  private async answer(action: OperationId | string | null, body: unknown, options: CallOptions): Promise<Exchange> {
     const role = options.as === undefined ? 'primary' : options.as;
     const send = () => this.send(action, body, options, role);
     const key = () => requestKey(action, body, options);

@@ -91,9 +91,15 @@ export function settledRead(
  * The call that sends an exchange's request again, where it is a plain list read of a configured token (Api.again);
  * undefined for anything else.
  */
+/** The configured token a request was sent with, as evidence shows it (`Bearer <AG_TOKEN>`); null for none, or a crafted header. */
+export function roleOf(exchange: Exchange): TokenRole | null {
+  const shown = exchange.request.headers.authorization;
+  return (Object.keys(TOKEN_VARIABLES) as TokenRole[]).find((r) => shown === `Bearer <${TOKEN_VARIABLES[r]}>`) ?? null;
+}
+
 export function plainReadOf(exchange: Exchange): { body: RawBody; options: CallOptions } | undefined {
   const { action, version, headers, body, method, url } = exchange.request;
-  const role = (Object.keys(TOKEN_VARIABLES) as TokenRole[]).find((r) => headers.authorization === `Bearer <${TOKEN_VARIABLES[r]}>`);
+  const role = roleOf(exchange);
   const plain =
     method === 'POST' &&
     new URL(url).pathname.endsWith(SPEC_PATH) &&

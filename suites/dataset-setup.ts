@@ -66,7 +66,8 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
     // Mixed case in the Name: LIST-07 tells how the name filter treats case.
     planned('mixedCaseName', {
       Name: `${prefix}ds-p2-MixedCase-${salt}`,
-      Title: 'Conformance probe p2',
+      // What template layers escape (Jinja2's autoescape, Django's templates, PHP's htmlspecialchars): & < > " '.
+      Title: `Conformance probe p2 <b>&amp;</b> "double" 'single'`,
       Description: '',
       GroupType: 'AIGC',
       ProjectName: 'default',
@@ -91,8 +92,15 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
       },
       'CREATE-05',
     ),
-    planned('channelA', { Title: 'Channel A probe', Description: 'Created through the channel-A token', GroupType: 'AIGC', ProjectName: 'default' }),
-    planned('channelB', { Title: 'Channel B probe', Description: 'Created through the channel-B token', GroupType: 'AIGC', ProjectName: 'default' }),
+    // What SQL layers escape by hand (a quote doubled, a backslash: MySQL without NO_BACKSLASH_ESCAPES) and LIKE's wildcards.
+    planned('channelA', {
+      Title: "Channel A probe: O'Brien \\ 100% a_b",
+      Description: 'Created through the channel-A token',
+      GroupType: 'AIGC',
+      ProjectName: 'default',
+    }),
+    // Strings that loosely typed layers take for other values (YAML 1.1, PHP, a JavaScript Number()): null, a number with leading zeros.
+    planned('channelB', { Title: 'null', Description: '1e3', GroupType: 'AIGC', ProjectName: '0012' }),
     // p0's very Name a second time, where no other query lists the run's groups alone (namesakeNeeded): sent after p0 (buildDataset).
     ...(namesakeNeeded(profile)
       ? [

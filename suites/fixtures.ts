@@ -9,6 +9,7 @@ import { loadDataset, phaseFinished, type Dataset } from './dataset';
 import { phaseSuccesses } from './dataset-needs';
 import { runNameParts } from './dataset-queries';
 import { workerTokens } from '../config/tokens';
+import { watchAnswers } from './oracle-watch';
 import { plansOf, type Plans } from './plan-answers';
 import { errorKinds, profileAt } from '../schemas';
 import { ownRequirement, recordCheck, recordRequests, recordRetries, recordRun, recordTargetIdentity } from '../facts/record';
@@ -150,7 +151,9 @@ const withClient = configured.extend<{ api: Api }>({
       );
       // The AUTH tests' 401s are their point: a fetched token is never renewed on one of theirs.
       api.refreshOn401 = !ownRequirement(testInfo)?.startsWith('AUTH-');
+      const recordOracle = watchAnswers(api, kit.config.runId, kit.context);
       await use(api);
+      recordOracle(testInfo);
       // Facts for the reports travel as attachments, so that merged shards carry them too.
       if (!attached.has(`${kit.config.runId} run`)) {
         attached.add(`${kit.config.runId} run`);

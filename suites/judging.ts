@@ -3,12 +3,14 @@
  * read back to tell lost from filtered out, a profile mismatch made "not assessable", a failed MUST judged once more.
  */
 import { test as base, type TestInfo } from '@playwright/test';
-import { TOKEN_VARIABLES, type TokenRole } from '../config';
 import { Api, listBody, seenBy } from './api';
+import { roleOf } from './call';
+import { judgeSteps, judgeTogether } from './judging-steps';
+
+export { judgeSteps, judgeTogether };
 import type { Exchange } from '../client/exchange';
-import { formatFailure, itemsOf, type Check, type CheckContext, type Failure, type MultiCheck, type Step, idFilterHoldsAll, staysVisible } from './checks';
+import { formatFailure, itemsOf, type Check, type CheckContext, type Failure, idFilterHoldsAll, staysVisible } from './checks';
 import type { Judgement } from '../facts/judgement';
-import type { RequirementId } from '../facts/requirement-ids';
 import { loadCatalogue } from '../schemas/requirements';
 import { loadDataset, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 import { holdMismatch, ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding, recordProfileMismatch } from '../facts/record';
@@ -21,8 +23,6 @@ export function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Ex
   if (holdMismatch(testInfo, failure.profileMismatch!, evidence)) return;
   recordProfileMismatch(testInfo, failure.profileMismatch!, evidence);
 }
-
-const ROLE_OF_SHOWN = new Map(Object.entries(TOKEN_VARIABLES).map(([role, variable]) => [`Bearer <${variable}>`, role as TokenRole]));
 
 /**
  * Reads each missing group back by its Id, twice, with the token of the original query. A group
@@ -62,7 +62,7 @@ export async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, cont
  * query itself.
  */
 async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[]): Promise<{ lost: string[]; foundAlone: string[] }> {
-  const role = ROLE_OF_SHOWN.get(exchange.request.headers.authorization ?? '');
+  const role = roleOf(exchange);
   if (!role) return { lost: [], foundAlone: [] };
   const missed = new Set<string>();
   for (let round = 0; round < 2; round++) {
@@ -119,31 +119,6 @@ export async function judgedAgain(api: Api, exchange: Exchange, check: Check, co
   const second = await again;
   if (!second.response || check(second, context)) return failure;
   return { ...failure, flaky: `sent again, it was answered HTTP ${second.response.status} and passed ${check.name}` };
-}
-
-/**
- * Judges one answer by a test's steps, in order, as every test does: the first that fails decides, and which way is the
- * routing of a failure, pure. `checked` names the test's own checks applied, up to the one that failed.
- */
-export function judgeSteps(exchange: Exchange, steps: Step[], own: RequirementId | undefined, context: CheckContext): Judgement {
-  const checked: string[] = [];
-  for (const step of steps) {
-    const { owner, check } = typeof step === 'function' ? { owner: own, check: step } : step;
-    if (owner === own) checked.push(check.name);
-    const failure = check(exchange, context);
-    if (!failure) continue;
-    if (failure.profileMismatch) return { kind: 'mismatch', checked, failure };
-    if (owner !== own && owner !== undefined) return { kind: 'blocked', checked, failure, owner };
-    return { kind: 'fail', checked, failure, check };
-  }
-  return { kind: 'pass', checked };
-}
-
-/** Judges several answers together by one check of the test's own (distinct Ids, pages that partition a result). */
-export function judgeTogether(exchanges: Exchange[], check: MultiCheck, context: CheckContext): Judgement {
-  const failure = check(exchanges, context);
-  if (!failure) return { kind: 'pass', checked: [check.name] };
-  return failure.profileMismatch ? { kind: 'mismatch', checked: [check.name], failure } : { kind: 'fail', checked: [check.name], failure };
 }
 
 /** What settle needs beyond the judgement: the client to read missing groups back and send a failed read again. */

@@ -12,6 +12,10 @@ function validateCreateStoring(store: (field: string, value: string) => string) 
   };
 }
 
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** As markupsafe.escape does. */
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+
 export const CREATE = family({
   /**
    * Channel B's upstream connector answers a blank Id (a space) and the group is filed under it.
@@ -105,6 +109,22 @@ export const CREATE = family({
           if (typeof value === 'string') trimmed[field] = value.trim();
         }
         return defaultHooks.validateCreate(trimmed, ctx);
+      },
+    },
+  },
+  /**
+   * The search by name renders its items through a template layer that escapes HTML (Jinja2's autoescape, Django's
+   * templates): `&` comes back as `&amp;`. CREATE-02 reads the run's groups back by their Ids, which this path does not
+   * touch: only the run-wide oracle compares a name search's items with what the run created.
+   */
+  nameSearchEscapesHtml: {
+    breaks: 'CREATE-02',
+    description: 'items of a list filtered by name carry their Title and Description HTML-escaped (& < > " \' as entities)',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        if (query.filter.name === undefined) return result;
+        return { ...result, Items: result.Items.map((item) => ({ ...item, Title: escapeHtml(item.Title), Description: escapeHtml(item.Description) })) };
       },
     },
   },

@@ -21,6 +21,10 @@ const missingParameter = (action: string | null, version: string | null) => (act
 
 let traceCounter = 0;
 
+/** Werkzeug's page for abort(400), as Flask sends it. */
+const WERKZEUG_400 =
+  '<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>The browser (or proxy) sent a request that this server could not understand.</p>\n';
+
 export const ENV = family({
   /** The auth middleware answers 401 with an envelope of its own, without Region. */
   authEnvelopeWithoutRegion: {
@@ -240,5 +244,23 @@ export const ENV = family({
     breaks: 'ENV-07',
     description: 'the 401 answers, written by the gateway in front, name the gateway as ResponseMetadata.Service',
     hooks: { errorBody: (meta, error, ctx) => defaultHooks.errorBody(error.status === 401 ? { ...meta, Service: 'api-gateway' } : meta, error, ctx) },
+  },
+  /**
+   * Flask: a validation step that calls abort(400) for a GroupType it does not know answers Werkzeug's own HTML page. The
+   * list tests accept any 4xx for an unknown type (refusedOrEmpty): only the run-wide oracle reads the body (suites/oracle.ts).
+   */
+  unknownGroupTypeHtml400: {
+    breaks: 'ENV-05',
+    description: "a list filtered by a GroupType other than AIGC is refused with Werkzeug's HTML 400 page",
+    hooks: {
+      authorizeList: (principal, query, ctx) =>
+        query.filter.groupType !== undefined && query.filter.groupType !== 'AIGC'
+          ? new ApiError(400, 'AssetBadRequest', WERKZEUG_400)
+          : defaultHooks.authorizeList(principal, query, ctx),
+      encodeResponse: (payload, status) =>
+        JSON.stringify(payload).includes(JSON.stringify(WERKZEUG_400).slice(1, -1))
+          ? { contentType: 'text/html; charset=utf-8', text: WERKZEUG_400 }
+          : defaultHooks.encodeResponse(payload, status),
+    },
   },
 });

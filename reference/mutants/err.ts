@@ -72,4 +72,18 @@ export const ERR = family({
       },
     },
   },
+  /**
+   * FastAPI, Rails: a filter value that fails validation is 422 Unprocessable Entity, a status outside the spec's table.
+   * The list tests accept any 4xx for an asset space the caller does not have: only the run-wide oracle reads the status.
+   */
+  foreignAssetSpace422: {
+    breaks: 'ERR-03',
+    description: "a list filtered by an asset space that is not the caller's is refused with 422",
+    hooks: {
+      authorizeList: (principal, query, ctx) =>
+        query.filter.assetSpaceId !== undefined && query.filter.assetSpaceId !== ctx.hooks.assetSpaceFor(principal)
+          ? new ApiError(422, 'AssetBadRequest', 'unknown asset space')
+          : defaultHooks.authorizeList(principal, query, ctx),
+    },
+  },
 });

@@ -2,6 +2,9 @@
 import { defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
 import { family } from './helpers';
 
+/** Marks a name search's result for its envelope (not enumerable: never on the wire). */
+const NAME_SEARCH = Symbol('name search');
+
 export const VER = family({
   /** The auth middleware runs before the query is read: its 401s carry an empty Version. */
   authErrorsWithoutVersion: {
@@ -30,6 +33,22 @@ export const VER = family({
         const known = OPERATIONS.includes(meta.Action as Operation);
         return defaultHooks.errorBody(known ? meta : { ...meta, Action: '' }, error, ctx);
       },
+    },
+  },
+  /**
+   * The search by name is a handler of its own, written later, that builds its envelope without reading the query's
+   * Version. The VER tests judge the preflight and the provoked errors: only the run-wide oracle reads a name search's envelope.
+   */
+  nameSearchVersionBlank: {
+    breaks: 'VER-01',
+    description: 'answers to a list filtered by name carry ResponseMetadata.Version ""',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return query.filter.name === undefined ? result : Object.defineProperty({ ...result }, NAME_SEARCH, { value: true });
+      },
+      successBody: (meta, result, ctx) =>
+        defaultHooks.successBody(typeof result === 'object' && result !== null && NAME_SEARCH in result ? { ...meta, Version: '' } : meta, result, ctx),
     },
   },
 });

@@ -88,6 +88,32 @@ export function itemsAtMost(size: number): Check {
   });
 }
 
+/** PAGE-01, on any list answer: no more items than the PageSize the result itself states, whatever was asked. */
+export function itemsWithinResultPageSize(ex: Exchange): Failure | undefined {
+  const size = readPointer(ex.response?.json, '/Result/PageSize');
+  const list = items(ex) ?? [];
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || list.length <= size) return undefined;
+  return fail(
+    itemsWithinResultPageSize,
+    `${list.length} items on a page whose Result.PageSize is ${size}`,
+    'PageSize | integer | Page size of this result.',
+    'never return more items than the page size the result states',
+  );
+}
+
+/** PAGE-04, on any list answer: TotalCount counts the matching groups, and the items of this page are among them. */
+export function totalCoversPage(ex: Exchange): Failure | undefined {
+  const total = readPointer(ex.response?.json, '/Result/TotalCount');
+  const list = items(ex) ?? [];
+  if (typeof total !== 'number' || total >= list.length) return undefined;
+  return fail(
+    totalCoversPage,
+    `TotalCount ${total} on a page of ${list.length} items`,
+    'TotalCount | integer | Number of matching groups.',
+    'count every group the query matches: at least those the page lists',
+  );
+}
+
 /**
  * PAGE-07: a paging value outside the profile's bounds is refused with 400 (the kind is ERR-02's).
  * A PageSize above the maximum is the one exception the profile may make: served as the maximum, and
