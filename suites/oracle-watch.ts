@@ -17,13 +17,18 @@ import { datasetFile, loadDataset, type Dataset } from './dataset';
 import { createdOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from './oracle';
 
 /** The groups the phase created, as the model starts. */
-function phaseCreated(dataset: Dataset | undefined): Map<string, CreatedGroup> {
-  const created = new Map<string, CreatedGroup>();
+function phaseCreated(dataset: Dataset | undefined): Map<string, CreatedGroup | null> {
+  const created = new Map<string, CreatedGroup | null>();
   for (const group of dataset?.groups ?? []) {
     const found = createdOf(group.create, group.via);
-    if (found) created.set(found.id, found);
+    if (found) addCreated(created, found);
   }
   return created;
+}
+
+/** An Id answered to two creates names no one group (CREATE-03's finding): the model judges neither by it. */
+function addCreated(created: Map<string, CreatedGroup | null>, group: CreatedGroup): void {
+  created.set(group.id, created.has(group.id) ? null : group);
 }
 
 /** The phase's answers the dataset keeps. */
@@ -53,7 +58,7 @@ export function watchAnswers(api: Api, runId: string, context: CheckContext): (t
   const findings = new Findings();
   api.observe = (exchange) => {
     const created = createdOf(exchange, roleOf(exchange));
-    if (created) (ctx.created as Map<string, CreatedGroup>).set(created.id, created);
+    if (created) addCreated(ctx.created as Map<string, CreatedGroup | null>, created);
     findings.add(exchange, judgeAnswer(exchange, ctx));
   };
   return (testInfo) => {

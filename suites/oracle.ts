@@ -21,6 +21,7 @@ import {
   echoesVersion,
   envelopeOf,
   errorKindFitsStatus,
+  errorKindReadable,
   errorNotAsSuccess,
   filtersHold,
   itemMatchesSent,
@@ -50,7 +51,8 @@ export interface CreatedGroup {
 
 /** What the oracle judges against: the checks' context, what the run created, and what the phase showed of the target. */
 export interface OracleContext extends CheckContext {
-  created: ReadonlyMap<string, CreatedGroup>;
+  /** By Id; null where two creates were answered the same Id. */
+  created: ReadonlyMap<string, CreatedGroup | null>;
   /** The profile points the target showed it reads otherwise (the phase's): no rule judges a filter or paging it does not read. */
   mismatch?: Pick<Dataset, 'profileMismatch' | 'ignoredFilters'>;
 }
@@ -101,34 +103,48 @@ function readFilters(query: FilterQuery, ctx: OracleContext): FilterQuery {
 
 /** What the spec says of every answer to a request of one of its operations, sent as the spec says (its Version). */
 function wireRules(ex: Exchange): Step[][] {
+  const envelope = [JSON_ANSWER, ...envelopeOf(ex)];
   return [
-    [JSON_ANSWER, ...envelopeOf(ex), owned('VER-01', echoesVersion), owned('VER-02', echoesAction)],
+    [...envelope, owned('VER-01', echoesVersion), owned('VER-02', echoesAction)],
     [owned('ERR-02', errorNotAsSuccess), owned('ERR-03', documentedStatus)],
-    // The kind of an error to a request of a configured token: the AUTH tests own what answers a request without one.
-    ...(ex.response && ex.response.status >= 400 && roleOf(ex) ? [[JSON_ANSWER, owned('ERR-02', errorKindFitsStatus)]] : []),
+    // The kind of an error to a request of a configured token, once it can be read where the profile keeps it (ERR-01's,
+    // or a mismatch naming the setting): the AUTH tests own what answers a request without one.
+    ...(ex.response && ex.response.status >= 400 && roleOf(ex)
+      ? [[...envelope, owned('ERR-01', errorKindReadable), owned('ERR-02', errorKindFitsStatus)]]
+      : []),
   ];
+}
+
+/**
+ * Whose sentence an item the caller may not see breaks: the scope requirement of the query that listed it. The second
+ * user's: by Id SCOPE-02, by Name SCOPE-03, by asset space or group type SCOPE-04, else SCOPE-01; another channel's:
+ * through any filter CHAN-04, else CHAN-02.
+ */
+function scopeOwner(role: TokenRole, query: FilterQuery): RequirementId {
+  if (role !== 'otherUser') return Object.keys(query).length ? 'CHAN-04' : 'CHAN-02';
+  if (query.groupIds) return 'SCOPE-02';
+  if (query.name !== undefined) return 'SCOPE-03';
+  return query.assetSpaceId !== undefined || query.groupType !== undefined ? 'SCOPE-04' : 'SCOPE-01';
 }
 
 /** What the spec says of every list a configured token was given: the filters asked hold, the paging adds up, the scope holds, and the run's groups come back as sent. */
 function listRules(ex: Exchange, ctx: OracleContext, role: TokenRole): Step[][] {
-  const base: Step[] = [owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
+  // An error answered 200 is ERR-02's (the wire rules), not a list without a Result.
+  const base: Step[] = [owned('ERR-02', errorNotAsSuccess), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
   const rules: Step[][] = [[...base, owned('SCHEMA-03', timestampsUtc)]];
-  const filters = filtersHold(readFilters(queryOf(ctx.profile, parseJson(ex.request.body)), ctx)).slice(1);
+  const query = queryOf(ctx.profile, parseJson(ex.request.body));
+  const filters = filtersHold(readFilters(query, ctx)).slice(1);
   if (filters.length) rules.push([...base, ...filters]);
   if (!ctx.mismatch?.profileMismatch?.paging)
     rules.push([...base, owned('PAGE-01', itemsWithinResultPageSize), owned('PAGE-04', totalCoversPage), owned('PAGE-04', countOfWholePage)]);
   const listed = new Set(itemsOf(ex).map((item) => item.Id));
-  const mine = [...ctx.created.values()].filter((group) => listed.has(group.id));
+  const mine = [...ctx.created.values()].filter((group): group is CreatedGroup => !!group && listed.has(group.id));
   // The second user sees none of the first user's groups; a channel-bound token none of the other channel's.
   const forbidden = (via: TokenRole) =>
     role === 'otherUser' ? via !== 'otherUser' : (role === 'channelA' && via === 'channelB') || (role === 'channelB' && via === 'channelA');
   const leaked = mine.filter((group) => forbidden(group.via)).map((group) => group.id);
-  if (leaked.length)
-    rules.push([
-      role === 'otherUser'
-        ? owned('SCOPE-01', listsNoneOf(leaked, 'The result covers only the groups of the current user.'))
-        : owned('CHAN-02', listsNoneOf(leaked, ONLY_THAT_CHANNEL)),
-    ]);
+  const why = role === 'otherUser' ? 'The result covers only the groups of the current user.' : ONLY_THAT_CHANNEL;
+  if (leaked.length) rules.push([owned(scopeOwner(role, query), listsNoneOf(leaked, why))]);
   for (const group of mine) rules.push([...base, owned('CREATE-02', itemMatchesSent(group.id, group.sent, {}))]);
   return rules;
 }
@@ -146,7 +162,10 @@ export function judgeAnswer(ex: Exchange, ctx: OracleContext): OracleFinding[] {
   const findings: OracleFinding[] = [];
   for (const steps of chains) {
     const judgement = judgeSteps(ex, steps, undefined, ctx);
-    if (judgement.kind === 'blocked') findings.push({ requirement: judgement.owner, failure: judgement.failure });
+    if (judgement.kind !== 'blocked') continue;
+    // Chains share their first steps (a body that is not JSON): one finding each.
+    if (!findings.some((f) => f.requirement === judgement.owner && f.failure.check === judgement.failure.check))
+      findings.push({ requirement: judgement.owner, failure: judgement.failure });
   }
   return findings;
 }

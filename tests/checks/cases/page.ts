@@ -45,6 +45,32 @@ export const CASES: Case[] = [
     expect: 'TotalCount 4 on a first page that lists all 3 groups',
   },
 
+  {
+    check: 'itemsWithinResultPageSize',
+    title: 'a full page of the size it states',
+    judge: PAGE.itemsWithinResultPageSize,
+    exchange: ref('page1'),
+    fails: false,
+  },
+  {
+    check: 'itemsWithinResultPageSize',
+    title: 'more items than the page size it states',
+    judge: PAGE.itemsWithinResultPageSize,
+    exchange: withJson(ref('all'), (json) => (json.Result.PageSize = 1)),
+    fails: true,
+    expect: 'whose Result.PageSize is 1',
+  },
+
+  { check: 'totalCoversPage', title: 'a count of the whole result', judge: PAGE.totalCoversPage, exchange: ref('page1'), fails: false },
+  {
+    check: 'totalCoversPage',
+    title: 'a count below the items on the page',
+    judge: PAGE.totalCoversPage,
+    exchange: withJson(ref('all'), (json) => (json.Result.TotalCount = 0)),
+    fails: true,
+    expect: 'TotalCount 0 on a page of',
+  },
+
   { check: 'pagingEchoes', title: 'the defaults echoed', judge: PAGE.pagingEchoes(1, 10), exchange: ref('all'), fails: false },
   {
     check: 'pagingEchoes',
