@@ -37,6 +37,8 @@ export interface Exchange {
   /** Set when no HTTP response came back at all (refused, reset, timed out). */
   networkError?: string;
   durationMs: number;
+  /** When it was sent, by the kit's clock (epoch ms): whether a read came before or after a group's visibility bound. */
+  sentAt?: number;
 }
 
 export interface SendOptions {
@@ -128,6 +130,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
   const exchange: Exchange = {
     request: { method, url, action: options.action, version: options.version, headers: shownHeaders, body: options.body },
     durationMs: 0,
+    sentAt: Date.now(),
   };
   const started = performance.now();
   const parsed = new URL(url);

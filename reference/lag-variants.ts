@@ -24,6 +24,18 @@ export function listWithExtraLag(extraMs: (group: GroupRecord, principal: Princi
   };
 }
 
+type ListGroups = (principal: Principal, query: ListQuery, ctx: HookContext) => ListResult;
+
+/** Each list served by the next of these in turn (a balancer's round robin), counted per server: deterministic. */
+function inTurn(readers: ListGroups[]): ListGroups {
+  const turns = new WeakMap<HookContext, number>();
+  return (principal, query, ctx) => {
+    const turn = turns.get(ctx) ?? 0;
+    turns.set(ctx, turn + 1);
+    return readers[turn % readers.length](principal, query, ctx);
+  };
+}
+
 export const LAG_VARIANTS: readonly Variant[] = [
   {
     name: 'perGroupLag',
@@ -42,5 +54,19 @@ export const LAG_VARIANTS: readonly Variant[] = [
     description: 'channel-bound tokens read a replica that lags 500 ms more than the others',
     allows: "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",
     hooks: { listGroups: listWithExtraLag((_g, p) => (p.channel === null ? 0 : 500)) },
+  },
+  {
+    name: 'twoReplicasRoundRobin',
+    description:
+      'lists are served in turn by two replicas behind a round-robin balancer, each with its own snapshot; the second refreshes 1.2 s after the first, so a group one read listed may be missing from the next',
+    allows: "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",
+    hooks: { listGroups: inTurn([defaultHooks.listGroups, listWithExtraLag(() => 1200)]) },
+  },
+  {
+    name: 'snapshotReloadedFromBackup',
+    description:
+      'every third list is read from the previous snapshot, 1.5 s older, while the current one is reloaded: the list goes back in time, within the lag',
+    allows: "The operation reads the service's local snapshot and never queries the upstream system; results may lag behind the upstream state.",
+    hooks: { listGroups: inTurn([defaultHooks.listGroups, defaultHooks.listGroups, listWithExtraLag(() => 1500)]) },
   },
 ];

@@ -22,7 +22,7 @@ export { LISTED } from './checks';
 
 export { requirement, mismatchesLast } from '../facts/record';
 export { filterAssessable, pagingAssessable } from './judging';
-import { judgeSteps, judgeTogether, settle } from './judging';
+import { afterBound, allAfterBound, judgeSteps, judgeTogether, settle } from './judging';
 import type { RequirementId } from '../facts/requirement-ids';
 
 /** What the kit knows for a whole worker: configuration, the active profile, compiled validators. */
@@ -215,9 +215,14 @@ const judging = withPlans.extend<{ verify: Verify; judge: Judge }>({
     async ({ kit, api, profile }, use, testInfo) => {
       const own = ownRequirement(testInfo) as RequirementId | undefined;
       const deps = { api, profile, context: kit.context, runId: kit.config.runId };
-      await use(async (exchange, steps) => {
-        if (rateLimitedOut.has(exchange)) testInfo.skip(true, RATE_LIMITED_REASON);
-        const judgement = judgeSteps(exchange, steps, own, kit.context);
+      await use(async (answer, steps) => {
+        if (rateLimitedOut.has(answer)) testInfo.skip(true, RATE_LIMITED_REASON);
+        let exchange = answer;
+        let judgement = judgeSteps(exchange, steps, own, kit.context);
+        // Groups missing from a read within their visibility bound are judged on the read sent again after it.
+        const missing = judgement.kind === 'fail' || judgement.kind === 'blocked' ? judgement.failure.missing : undefined;
+        const later = missing?.length ? await afterBound(api, kit.config.runId, exchange, missing) : undefined;
+        if (later) [exchange, judgement] = [later, judgeSteps(later, steps, own, kit.context)];
         for (const name of judgement.checked) recordCheck(testInfo, name);
         await settle(testInfo, judgement, exchange, deps);
       });
@@ -227,8 +232,12 @@ const judging = withPlans.extend<{ verify: Verify; judge: Judge }>({
   judge: [
     async ({ kit, api, profile }, use, testInfo) => {
       const deps = { api, profile, context: kit.context, runId: kit.config.runId };
-      await use(async (exchanges, check) => {
-        const judgement = judgeTogether(exchanges, check, kit.context);
+      await use(async (answers, check) => {
+        let [exchanges, judgement] = [answers, judgeTogether(answers, check, kit.context)];
+        // A walk that missed groups within their visibility bound is judged on its reads sent again after it.
+        const missing = judgement.kind === 'fail' ? judgement.failure.missing : undefined;
+        const later = missing?.length ? await allAfterBound(api, kit.config.runId, exchanges, missing) : undefined;
+        if (later) [exchanges, judgement] = [later, judgeTogether(later, check, kit.context)];
         for (const name of judgement.checked) recordCheck(testInfo, name);
         await settle(testInfo, judgement, exchanges, deps);
       });

@@ -4,7 +4,7 @@
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import { Api, listBody, seenBy } from './api';
-import { roleOf } from './call';
+import { plainReadOf, roleOf } from './call';
 import { judgeSteps, judgeTogether } from './judging-steps';
 
 export { judgeSteps, judgeTogether };
@@ -16,6 +16,7 @@ import { loadDataset, VALUE_FILTERS, type Dataset, type ValueFilter } from './da
 import { holdMismatch, ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding, recordProfileMismatch } from '../facts/record';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export function notAssessable(testInfo: TestInfo, failure: Failure, exchange: Exchange | Exchange[]): void {
   const evidence = Array.isArray(exchange) ? { failure, exchange: exchange[0], exchanges: exchange } : { failure, exchange };
@@ -74,6 +75,30 @@ async function lostGroups(api: Api, p: Profile, exchange: Exchange, ids: string[
     });
   }
   return { lost: [...missed].filter((id) => seenBy(api.runId, role).has(id)), foundAlone: ids.filter((id) => !missed.has(id)) };
+}
+
+/**
+ * The same read sent again once the visibility bound of the groups it missed has passed, where it was sent before:
+ * within the bound a group may be missing from a read, even one after a read that listed it (replicas, each with its
+ * own snapshot; a snapshot reloaded from an older copy). Only a read after the bound tells a group lost, or a filter
+ * that drops it. Undefined where the read was after the bound, the groups' creates are not the run's record, or the
+ * read is not a plain one to send again (Api.again).
+ */
+export async function afterBound(api: Api, runId: string, exchange: Exchange, missing: string[]): Promise<Exchange | undefined> {
+  return (await allAfterBound(api, runId, [exchange], missing))?.[0];
+}
+
+/** The reads of a walk sent again once the bound of the groups it missed has passed (afterBound), all or none. */
+export async function allAfterBound(api: Api, runId: string, exchanges: Exchange[], missing: string[]): Promise<Exchange[] | undefined> {
+  const dataset = loadDataset(runId);
+  const createdAt = new Map(dataset.groups.map((g) => [g.id, g.createdAt]));
+  const times = missing.map((id) => createdAt.get(id));
+  const sent = exchanges.map((ex) => ex.sentAt);
+  if (!times.length || times.some((t) => t === undefined) || sent.some((t) => t === undefined)) return undefined;
+  const bound = Math.max(...(times as number[])) + dataset.visibilityTimeoutMs;
+  if (Math.min(...(sent as number[])) >= bound || exchanges.some((ex) => !plainReadOf(ex))) return undefined;
+  await sleep(bound - Date.now() + 50);
+  return Promise.all(exchanges.map((ex) => api.again(ex)!));
 }
 
 /** Skips the running test as not assessable: the target follows another profile on this point. */
