@@ -30,7 +30,10 @@ function configOrExit() {
       const { checkProfileConsistency } = require('./schemas') as typeof import('./schemas');
       const inconsistent = checkProfileConsistency(profile);
       if (inconsistent.length)
-        throw new ConfigError(`AG_PROFILE ${config.profilePath}: its settings and its $defs disagree:\n  - ${inconsistent.join('\n  - ')}`);
+        throw new ConfigError(
+          `AG_PROFILE ${config.profilePath}: its settings and its $defs disagree:\n  - ${inconsistent.join('\n  - ')}\n` +
+            '  Fix the schema, or leave it out of the file: the kit writes each $defs entry a file leaves out from its settings.',
+        );
     }
     loadWaivers(config.waiversPath, new Set(loadCatalogue().requirements.map((r) => r.id)));
     // And the baseline: a wrong one is one line naming AG_BASELINE before the webServer starts.

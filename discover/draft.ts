@@ -7,11 +7,7 @@
 import YAML from 'yaml';
 import { readPointer, type Profile } from '../schemas/profile';
 import { BUDGET, type Decision, type Discovery } from './discovery';
-import { ISO8601_UTC_PATTERN } from './items';
-import { errorKindNames, pointerParts } from '../schemas/spec';
-
-const ERROR_KINDS = errorKindNames();
-const CREATE_FIELDS = ['Name', 'Title', 'Description', 'GroupType', 'ProjectName'];
+import { defsFromSettings, errorDetail } from '../schemas/profile-defs';
 
 type Settings = Omit<Profile, '$defs'>;
 
@@ -66,71 +62,19 @@ export function settingsOf(discovery: Discovery, reference: Profile, name: strin
   };
 }
 
-/** The `$defs` the settings decide, written from them. ProfileTimestamp only under iso8601-utc; else the reference's applies. */
+/**
+ * The `$defs` the settings decide, written from them as a profile file without them would get them
+ * (schemas/profile-defs.ts), the error part with a Result where the target sends one. ProfileTimestamp only under
+ * iso8601-utc; else the reference's applies.
+ */
 export function defsOf(s: Settings, errorHasResult: boolean): Record<string, Record<string, unknown>> {
-  const { list, create, error, timestamps } = s;
   const note = 'Drafted by agc profile discover from the settings of this file.';
-  const filterProperties = {
-    [list.filters.assetSpaceId]: { type: 'string' },
-    [list.filters.groupType]: { type: 'string' },
-    [list.filters.groupIds]: list.idFilterTakes === 'one' ? { type: 'string' } : { type: 'array', items: { type: 'string' } },
-    [list.filters.name]: { type: 'string' },
+  const { ProfileTimestamp, ...defs } = defsFromSettings(s, note);
+  return {
+    ...defs,
+    ProfileErrorDetail: errorDetail(s.error, note, errorHasResult),
+    ...(s.timestamps.format === 'iso8601-utc' ? { ProfileTimestamp } : {}),
   };
-  const listRequest = {
-    description: `${note} Filter and paging field names and paging bounds.`,
-    type: 'object',
-    properties: {
-      // Filters at the top level ('') sit beside the paging fields.
-      ...(list.filterField === '' ? filterProperties : { [list.filterField]: { type: 'object', properties: filterProperties } }),
-      [list.pageNumber.field]: { type: 'integer', minimum: list.pageNumber.minimum, default: list.pageNumber.default },
-      [list.pageSize.field]: { type: 'integer', minimum: list.pageSize.minimum, maximum: list.pageSize.maximum, default: list.pageSize.default },
-    },
-  };
-  const createConstraints = {
-    description: `${note} Required create fields and their length bounds.`,
-    type: 'object',
-    required: create.requiredFields,
-    properties: Object.fromEntries(
-      CREATE_FIELDS.map((field) => {
-        const schema: Record<string, unknown> = { type: 'string' };
-        if (create.requiredFields.includes(field)) schema.minLength = 1;
-        // null: no bound (profile.ts mergeOver removes it).
-        if (typeof create.maxLength[field] === 'number') schema.maxLength = create.maxLength[field];
-        if (field === 'GroupType') schema.enum = create.groupTypes;
-        if (create.defaults[field] !== undefined) schema.default = create.defaults[field];
-        return [field, schema];
-      }),
-    ),
-  };
-  // The error part: one object per step of the two pointers, Code and Message as the leaves.
-  const root: Record<string, unknown> = { description: `${note} Where an error body carries its kind and message.`, type: 'object' };
-  const place = (pointer: string, leaf: Record<string, unknown>) => {
-    const parts = pointerParts(pointer);
-    let node = root;
-    for (const [i, part] of parts.entries()) {
-      node.required = [...new Set([...((node.required as string[] | undefined) ?? []), part])];
-      const properties = ((node.properties as Record<string, Record<string, unknown>> | undefined) ??= {});
-      node.properties = properties;
-      if (i === parts.length - 1) properties[part] = leaf;
-      else node = properties[part] ??= { type: 'object' };
-    }
-  };
-  place(error.codePointer, { type: 'string', enum: ERROR_KINDS });
-  place(error.messagePointer, { type: 'string' });
-  if (!errorHasResult) (root.properties as Record<string, unknown>).Result = false;
-  const defs: Record<string, Record<string, unknown>> = {
-    ProfileListRequest: listRequest,
-    ProfileCreateConstraints: createConstraints,
-    ProfileErrorDetail: root,
-  };
-  if (timestamps.format === 'iso8601-utc') {
-    defs.ProfileTimestamp = {
-      description: `${note} ISO 8601 in UTC: Z, +00:00 or +0000, with or without fractional seconds.`,
-      type: 'string',
-      pattern: ISO8601_UTC_PATTERN,
-    };
-  }
-  return defs;
 }
 
 const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
@@ -220,7 +164,8 @@ export function renderDraft(
   lines.push(
     '',
     '# The schemas the kit validates with, written from the settings above. When you change a setting,',
-    '# change its schema too: the kit refuses a profile whose settings and $defs disagree, and says which.',
+    '# change its schema too, or delete the schema and the kit writes it from the setting: the kit refuses',
+    '# a profile whose settings and $defs disagree, and says which.',
     ...(s.timestamps.format === 'iso8601-utc' ? [] : ["# ProfileTimestamp is not listed: the reference profile's applies."]),
     YAML.stringify({ $defs: defs }, { lineWidth: 0 }).trimEnd(),
     '',

@@ -1,10 +1,12 @@
 /** What one list item tells of the profile: the timestamps' format and ProjectName's default. */
 import { type Group, type DiscoverSession } from './client';
 import { Scope } from './list';
+import { readUtcTimestamp } from '../schemas/timestamp';
 
 /**
  * The timestamp format, from the run's own groups as listed (no request of its own): RFC 3339
- * with Z throughout is rfc3339-utc; any ISO 8601 form of UTC (+00:00, +0000) is iso8601-utc.
+ * with Z throughout is rfc3339-utc; any other ISO 8601 form of UTC (+00:00, or the basic format's 20240101T120000Z,
+ * +0000) is iso8601-utc.
  */
 export function timestampFormat(session: DiscoverSession, scope: Scope): void {
   const setting = 'timestamps.format';
@@ -14,17 +16,12 @@ export function timestampFormat(session: DiscoverSession, scope: Scope): void {
   const strings = values as string[];
   if (strings.every((v) => RFC3339_Z.test(v))) return session.decide(setting, 'rfc3339-utc', `${sample}: all RFC 3339 with Z`);
   const other = strings.find((v) => !RFC3339_Z.test(v));
-  if (strings.every((v) => ISO8601_UTC.test(v)))
-    return session.decide(setting, 'iso8601-utc', `${sample}: all ISO 8601 in UTC, ${JSON.stringify(other)} with an offset of zero rather than Z`);
+  if (strings.every((v) => readUtcTimestamp(v) !== undefined))
+    return session.decide(setting, 'iso8601-utc', `${sample}: all ISO 8601 in UTC, ${JSON.stringify(other)} in another form than RFC 3339 with Z`);
   session.keep(setting, `${sample}: ${JSON.stringify(other)} is not an ISO 8601 UTC timestamp the profile knows`);
 }
 
 const RFC3339_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-/** The pattern the draft's ProfileTimestamp carries under iso8601-utc. */
-export const ISO8601_UTC_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]00(:?00)?)$';
-
-const ISO8601_UTC = new RegExp(ISO8601_UTC_PATTERN);
 
 /** The default ProjectName, from the list item of the first group when it was created without one. */
 export function projectNameDefault(session: DiscoverSession, first: Group, item: Record<string, unknown> | undefined, seen: string): void {

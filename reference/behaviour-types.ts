@@ -110,5 +110,10 @@ export interface Variant {
   description: string;
   /** The spec's own sentence that leaves this choice open, verbatim. */
   allows: string;
+  /**
+   * SHOULDs its run must pass, not merely fail as a warning: where the choice is what that SHOULD's check could
+   * mistake for a deviation (tests/matrices/variants.test.ts).
+   */
+  passes?: readonly string[];
   hooks: Partial<ReferenceHooks>;
 }

@@ -179,10 +179,11 @@ export const STACK_VARIANTS: readonly Variant[] = [
   // ---------------------------------------------------------------- Java (Jackson, Spring)
   {
     name: 'jacksonOffsetTimestamps',
-    // Jackson's StdDateFormat, "yyyy-MM-dd'T'HH:mm:ss.SSSZ": milliseconds and an offset without colon before 2.11 ("+0000").
-    description: 'Jackson StdDateFormat (before 2.11): milliseconds and a +0000 offset (2026-11-23T00:50:41.315+0000)',
+    // Jackson's StdDateFormat since 2.11 (databind#2643): milliseconds and an offset with its colon, "+00:00". Before 2.11
+    // it wrote "+0000" after an extended date-time, no ISO 8601 form (the mutant phpIso8601Offset).
+    description: 'Jackson StdDateFormat (2.11 and later): milliseconds and a +00:00 offset (2026-11-23T00:50:41.315+00:00)',
     allows: TIMESTAMP,
-    hooks: { timestamp: () => new Date().toISOString().replace(/Z$/, '+0000') },
+    hooks: { timestamp: () => new Date().toISOString().replace(/Z$/, '+00:00') },
   },
   {
     name: 'springDefaultHeaders',

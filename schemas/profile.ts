@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseYaml } from './yaml';
 import { isObject } from './spec';
+import { derivedDefsFor } from './profile-defs';
 
 /**
  * The kit's choices where the spec says "not shown" (see spec/profile.yaml for the why).
@@ -20,7 +21,10 @@ export const PAST_END = ['empty', 'last', 'refuse'] as const;
 export const ID_FILTER_TAKES = ['many', 'one'] as const;
 /** The unit length bounds count in: Unicode code points, UTF-16 code units, or UTF-8 bytes. */
 export const LENGTH_UNITS = ['code-points', 'utf16', 'bytes'] as const;
-/** rfc3339-utc: RFC 3339 with Z only; iso8601-utc: any ISO 8601 form that denotes UTC (Z, +00:00, +0000). */
+/**
+ * rfc3339-utc: RFC 3339 with Z only; iso8601-utc: any ISO 8601 form that denotes UTC, in one format throughout
+ * (2024-01-01T12:00:00+00:00, 20240101T120000+0000; schemas/timestamp.ts).
+ */
 export const TIMESTAMP_FORMATS = ['rfc3339-utc', 'iso8601-utc'] as const;
 
 export interface Profile {
@@ -191,12 +195,27 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
  */
 export function loadProfile(overridePath?: string): Profile {
   const base = readYaml(REFERENCE_PROFILE_PATH, 'reference profile');
-  if (!overridePath) {
-    assertShape(base, REFERENCE_PROFILE_PATH);
-    return base;
-  }
-  const merged = mergeOver(base, readYaml(overridePath, 'AG_PROFILE'));
-  assertShape(merged, overridePath);
+  assertShape(base, REFERENCE_PROFILE_PATH);
+  if (!overridePath) return base;
+  return overridden(base, readYaml(overridePath, 'AG_PROFILE'), overridePath);
+}
+
+/**
+ * An override merged over the reference profile, shape-checked, with the `$defs` its settings call for: a setting
+ * is enough on its own (`timestamps: { format: iso8601-utc }`), and the schema it decides is written from it
+ * (schemas/profile-defs.ts) unless the override gives that schema too.
+ */
+function overridden(base: Profile, override: Record<string, unknown>, origin: string): Profile {
+  const merged = mergeOver(base as unknown as Record<string, unknown>, override);
+  assertShape(merged, origin);
+  const given = new Set(isMapping(override.$defs) ? Object.keys(currentDefNames(override.$defs)) : []);
+  const derived = derivedDefsFor(
+    merged,
+    base,
+    given,
+    `Written by the kit from the settings of ${path.basename(origin)}, which gives no schema of its own here.`,
+  );
+  merged.$defs = { ...merged.$defs, ...derived };
   return merged;
 }
 
@@ -207,9 +226,9 @@ export function loadProfile(overridePath?: string): Profile {
  */
 export function profileFromOverride(override: Record<string, unknown>, origin: string): Profile {
   if (!isMapping(override)) throw new ProfileError(`profile ${origin}: an override must be a mapping`);
-  const merged = mergeOver(readYaml(REFERENCE_PROFILE_PATH, 'reference profile'), structuredClone(override));
-  assertShape(merged, origin);
-  return merged;
+  const base = readYaml(REFERENCE_PROFILE_PATH, 'reference profile');
+  assertShape(base, REFERENCE_PROFILE_PATH);
+  return overridden(base, structuredClone(override), origin);
 }
 
 /** What a paging value gets under a profile: a fraction follows list.fractionalPaging where that is set, anything else list.invalidPaging. */

@@ -129,6 +129,21 @@ for (const [what, args, env, message] of badConfigs) {
   });
 }
 
+// ---------------------------------------------------------------- a profile of one setting
+
+test('AG_PROFILE with only timestamps: { format: iso8601-utc } runs whole against the embedded reference server: conformant, exit 0', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'profile.yaml');
+  // The file as docs/profiles.md describes it: the setting alone, no $defs (the kit writes ProfileTimestamp from it).
+  writeFileSync(file, 'timestamps: { format: iso8601-utc }\n');
+  const run = await runAgc(['run', '--report-dir', path.join(dir, 'report')], { AG_PROFILE: file, ...quick });
+  expect(run.stderr).not.toContain('disagree');
+  expect(run.status, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`).toBe(0);
+  const summary = summaryOf(run);
+  expect(summary.verdict).toBe('conformant');
+  expect(summary.requirements.find((r) => r.id === 'SCHEMA-05')?.status).toBe('passed');
+});
+
 // ---------------------------------------------------------------- waivers
 
 test('a waived failure shows as waived with its reason and does not flip the verdict; expired and stale waivers are reported, exit 0 without --strict-waivers', async ({

@@ -11,12 +11,14 @@ import {
   errorKinds,
   metaSchemaErrors,
   openapi,
+  profileAt,
   validate,
   validators,
   type ComponentName,
 } from '../schemas/index';
 import { loadProfile, profileFromOverride } from '../schemas/profile';
 import { parseYamlWith } from '../schemas/yaml';
+import { BASIC_UTC_PATTERN, EXTENDED_UTC_PATTERN, readUtcTimestamp } from '../schemas/timestamp';
 
 interface Case {
   validator: ComponentName;
@@ -85,6 +87,15 @@ test('validation errors read as instance path and message', () => {
   expect(result.valid).toBe(false);
   expect(result.errors).toContain('/Result/Items/0/CreateTime must match format "date-time"');
   expect(result.errors).toContain("/Result/Items/0 must have required property 'Id'");
+});
+
+test("the contract's Timestamp carries schemas/timestamp.ts's two forms, and readUtcTimestamp reads every Timestamp case it accepts", () => {
+  const timestamp = openapi.components?.schemas?.Timestamp as { anyOf: { pattern: string }[] };
+  expect(timestamp.anyOf.map((form) => form.pattern)).toEqual([EXTENDED_UTC_PATTERN, BASIC_UTC_PATTERN]);
+  for (const c of cases.filter((c) => c.validator === 'Timestamp')) expect(readUtcTimestamp(c.data) !== undefined, c.description).toBe(c.valid);
+  // One instant in either format, its fraction as written.
+  expect(readUtcTimestamp('20261123T165046.5+0000')).toEqual({ ...readUtcTimestamp('2026-11-23T16:50:46.500+00:00'), fraction: '5' });
+  expect(readUtcTimestamp('2026-02-30T12:00:00Z')).toBeUndefined();
 });
 
 test('validate refuses a component it has no validator for', () => {
@@ -179,6 +190,59 @@ test('checkProfileConsistency accepts an override whose settings and $defs agree
   };
   // Passing here means the override's own $defs were compiled: the reference ones lack `Filters`.
   expect(checkProfileConsistency(renamed)).toEqual([]);
+});
+
+test.describe('a profile setting is enough on its own: the $defs it decides are written from it', () => {
+  const profileFile = (profile: Record<string, unknown>) => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'agc-profile-')), 'profile.yaml');
+    writeFileSync(file, YAML.stringify(profile));
+    return file;
+  };
+
+  test("a file of timestamps: { format: iso8601-utc } alone loads, agrees with its $defs, and judges +00:00 the profile's format", () => {
+    const file = profileFile({ timestamps: { format: 'iso8601-utc' } });
+    const target = profileAt(file);
+    expect(target.profile.timestamps.format).toBe('iso8601-utc');
+    expect(checkProfileConsistency(target.profile)).toEqual([]);
+    expect(target.validate('ProfileTimestamp', '2024-01-01T12:00:00+00:00')).toEqual({ valid: true, errors: [] });
+    expect(target.validate('ProfileTimestamp', '20240101T120000Z').valid).toBe(true);
+    // Any UTC form is the contract's Timestamp, no more: the extended date-time with a basic offset is none.
+    expect(target.validate('ProfileTimestamp', '2024-01-01T12:00:00+0000').valid).toBe(false);
+    // The reference profile, the same schemas' other owner, keeps its Z.
+    expect(profileAt(undefined).validate('ProfileTimestamp', '2024-01-01T12:00:00+00:00').valid).toBe(false);
+  });
+
+  test('every setting with a derived schema is enough alone: list, create and error settings changed in a file without $defs agree', () => {
+    const p = loadProfile(
+      profileFile({
+        list: { filterField: 'Filters', filters: { groupIds: 'Ids' }, idFilterTakes: 'one', pageSize: { field: 'Size', maximum: 200 } },
+        create: { requiredFields: ['Name', 'Title'], maxLength: { Name: 80, Description: null }, groupTypes: ['AIGC', 'MANUAL'] },
+        error: { codePointer: '/Error/Code', messagePointer: '/Error/Message' },
+      }),
+    );
+    expect(checkProfileConsistency(p)).toEqual([]);
+    expect(Object.keys((p.$defs.ProfileListRequest as { properties: object }).properties)).toEqual(['Filters', 'PageNumber', 'Size']);
+  });
+
+  test("settings the reference's own keep the reference's $defs; a $defs entry the file gives is the file's", () => {
+    const reference = loadProfile();
+    expect(loadProfile(profileFile({ name: 'same', timestamps: { format: 'rfc3339-utc' } })).$defs).toEqual(reference.$defs);
+    const ownSchema = { description: 'mine', type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|\\+00:00)$' };
+    const own = loadProfile(profileFile({ timestamps: { format: 'iso8601-utc' }, $defs: { ProfileTimestamp: ownSchema } }));
+    expect(own.$defs.ProfileTimestamp).toEqual(ownSchema);
+    expect(checkProfileConsistency(own)).toEqual([]);
+  });
+
+  test('a file that gives a setting and a schema that contradicts it is refused, naming the setting', () => {
+    const zOnly = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' };
+    // Under its name before 0.2 (Timestamp) as well: the file gave it.
+    for (const defs of [{ ProfileTimestamp: zOnly }, { Timestamp: zOnly }]) {
+      const p = loadProfile(profileFile({ timestamps: { format: 'iso8601-utc' }, $defs: defs }));
+      expect(checkProfileConsistency(p).join('\n'), Object.keys(defs)[0]).toMatch(
+        /^timestamps\.format: "2024-01-01T12:00:00\.5\+00:00" should be a valid ProfileTimestamp/,
+      );
+    }
+  });
 });
 
 test('a null in a profile override removes the reference setting; a required one removed is a shape error', () => {

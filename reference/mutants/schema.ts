@@ -132,4 +132,14 @@ export const SCHEMA = family({
     description: 'timestamps end in +00:00 where the profile (rfc3339-utc) says Z',
     hooks: { timestamp: () => new Date().toISOString().replace('Z', '+00:00') },
   },
+  /**
+   * PHP's DATE_ISO8601, date('Y-m-d\TH:i:sO') in UTC: an extended date-time with a basic-format offset,
+   * 2026-11-23T16:50:46+0000, which PHP's manual says "is not compatible with ISO-8601" (ISO 8601:2004 §4.3.3 d: one
+   * format throughout). Jackson's StdDateFormat wrote the same offset before 2.11.
+   */
+  phpIso8601Offset: {
+    breaks: 'SCHEMA-03',
+    description: "timestamps are PHP's DATE_ISO8601: an extended date-time with a basic +0000 offset (2026-11-23T16:50:46+0000)",
+    hooks: { timestamp: () => `${new Date().toISOString().slice(0, 19)}+0000` },
+  },
 });

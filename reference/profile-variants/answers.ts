@@ -59,9 +59,10 @@ export const PYTHON_TIMESTAMPS: ProfileVariant = {
     timestamps: { format: 'iso8601-utc' },
     $defs: {
       ProfileTimestamp: {
-        description: 'Variant pythonTimestamps: ISO 8601 in UTC, as Z, +00:00 or +0000, with or without fractional seconds.',
+        description:
+          'Variant pythonTimestamps: ISO 8601 in UTC, in one format throughout (extended with Z, +00:00 or +00; basic with Z, +0000 or +00), with or without fractional seconds.',
         type: 'string',
-        pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]00(:?00)?)$',
+        pattern: '^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|\\+00(:00)?)|\\d{8}T\\d{6}(\\.\\d+)?(Z|\\+00(00)?))$',
       },
     },
   },

@@ -1,6 +1,7 @@
 /** SCHEMA: field types and formats of create results and list answers. */
 import type { Exchange } from '../../client/exchange';
 import { readPointer } from '../../schemas/profile';
+import { compareAtCoarserPrecision, grainMs, readUtcTimestamp } from '../../schemas/timestamp';
 import { fail, items, named, owned, show, type Check, type CheckContext, type Failure, type Step } from './kit';
 
 /** SCHEMA-01: the create's Result carries the Id alone ("It is the only field returned by create."). */
@@ -59,7 +60,11 @@ const ITEM_FIELDS = ['Id', 'AssetSpaceId', 'Name', 'Title', 'Description', 'Grou
 
 export const SHAPED: Step = owned('SCHEMA-02', listShape);
 
-/** SCHEMA-03: the spec's own words, "ISO 8601 UTC timestamp": any form that denotes UTC (Z, +00:00, +0000, any fraction). */
+/**
+ * SCHEMA-03: the spec's own words, "ISO 8601 UTC timestamp": any complete ISO 8601 date-time that denotes UTC, in one
+ * format throughout (extended with Z, +00:00 or +00; basic with Z, +0000 or +00; any fraction). The contract's
+ * Timestamp (schemas/timestamp.ts says why an extended date-time with +0000, and -00:00, are not).
+ */
 export function timestampsUtc(ex: Exchange, ctx: CheckContext): Failure | undefined {
   for (const item of items(ex) ?? []) {
     for (const field of ['CreateTime', 'UpdateTime']) {
@@ -71,7 +76,7 @@ export function timestampsUtc(ex: Exchange, ctx: CheckContext): Failure | undefi
           timestampsUtc,
           `${field} ${show(item?.[field])} of ${show(item?.Id)}: not an ISO 8601 timestamp in UTC`,
           'CreateTime | string, ISO 8601 UTC timestamp <timestamp>',
-          'write timestamps in UTC: 2024-01-01T12:00:00Z, or with a zero offset (+00:00)',
+          'write timestamps in UTC in one ISO 8601 format: 2024-01-01T12:00:00Z or +00:00 (extended), 20240101T120000Z or +0000 (basic)',
         );
     }
   }
@@ -116,9 +121,13 @@ export function timestampsNearClock(windows: Map<string, CreateWindow>, skewMs: 
         ['CreateTime', window.answeredAt],
         ['UpdateTime', now],
       ] as const) {
-        const at = Date.parse(String(item?.[field]));
-        if (Number.isNaN(at)) continue; // the form is timestampsUtc's
-        const off = at < window.sentAt - skewMs ? at - window.sentAt : at > latest + skewMs ? at - latest : 0;
+        // A UTC form at its own precision: 12:00:00Z stands for any instant of that second. Another form Date reads
+        // (a local offset) is judged by its instant all the same; what neither reads is timestampsUtc's.
+        const utc = readUtcTimestamp(item?.[field]);
+        const at = utc?.ms ?? Date.parse(String(item?.[field]));
+        if (Number.isNaN(at)) continue;
+        const last = at + (utc ? grainMs(utc) : 1) - 1;
+        const off = last < window.sentAt - skewMs ? last - window.sentAt : at > latest + skewMs ? at - latest : 0;
         if (off === 0) continue;
         const hours = off / 3_600_000;
         const whole =
@@ -137,14 +146,19 @@ export function timestampsNearClock(windows: Map<string, CreateWindow>, skewMs: 
   });
 }
 
+/**
+ * SCHEMA-04: UpdateTime not before CreateTime, compared at the precision given: where one has fewer fraction digits,
+ * the other is truncated to them (a DATETIME(3) CreateTime 12:00:00.500Z and a DATETIME UpdateTime 12:00:00Z are
+ * the same second, not an UpdateTime half a second early).
+ */
 export function updateNotBeforeCreate(ex: Exchange): Failure | undefined {
   for (const item of items(ex) ?? []) {
     // Timestamps that are no strings are SCHEMA-02's, and what cannot be read as a time SCHEMA-03's.
     if (typeof item?.CreateTime !== 'string' || typeof item?.UpdateTime !== 'string') continue;
-    const created = Date.parse(item.CreateTime);
-    const updated = Date.parse(item.UpdateTime);
-    if (Number.isNaN(created) || Number.isNaN(updated)) continue;
-    if (!(updated >= created))
+    const [created, updated] = [readUtcTimestamp(item.CreateTime), readUtcTimestamp(item.UpdateTime)];
+    // Both UTC: compared at the coarser precision. Otherwise (a local offset, SCHEMA-03's failure) by the instants Date reads.
+    const before = created && updated ? compareAtCoarserPrecision(updated, created) < 0 : Date.parse(item.UpdateTime) < Date.parse(item.CreateTime);
+    if (before)
       return fail(
         updateNotBeforeCreate,
         `CreateTime ${show(item?.CreateTime)}, UpdateTime ${show(item?.UpdateTime)} for ${show(item?.Id)}`,

@@ -4,7 +4,8 @@
  * requests through the kit's own client (client/exchange.ts) and writes what came back, tokens
  * redacted, to tests/checks/exchanges/<session>.json. Run it again when the reference server or a
  * mutant below changes what it answers; the unit tests read Ids and values out of the recordings,
- * never a constant of one recording.
+ * never a constant of one recording. Session names as arguments record those alone
+ * (`npx tsx tests/checks/record.ts phpIso8601Offset`): a new mutant's session, the others left as they were.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -234,6 +235,7 @@ const SESSIONS: Session[] = [
   { name: 'zeroOffsetNotZ', options: { lagMs: 0 }, run: async (r) => void (await r.list('byIds', byIds(await r.three()))) },
   { name: 'localTimeLabelledZ', options: { lagMs: 0 }, run: async (r) => void (await r.list('byIds', byIds(await r.three()))) },
   { name: 'updateBeforeCreate', options: { lagMs: 0 }, run: async (r) => void (await r.list('byIds', byIds(await r.three()))) },
+  { name: 'phpIso8601Offset', options: { lagMs: 0 }, run: async (r) => void (await r.list('byIds', byIds(await r.three()))) },
   { name: 'badEscapeCrashes', run: async (r) => void (await r.ask('badEscape', { action: 'CreateAssetGroup', raw: '{"Name": "a\\qb"}' })) },
   { name: 'rateLimitWithoutRetryAfter', run: async (r) => void (await r.create('create')) },
 ];
@@ -258,8 +260,12 @@ async function main(): Promise<void> {
   for (const { serverEnv } of TOKEN_ROLES) process.env[serverEnv] = `rec-${randomBytes(12).toString('hex')}`;
   TOKENS = referenceTokens();
   mkdirSync(OUT, { recursive: true });
-  for (const session of SESSIONS) await record(session);
-  console.log(`recorded ${SESSIONS.length} sessions into ${path.relative(process.cwd(), OUT)}`);
+  const named = process.argv.slice(2);
+  const unknown = named.filter((name) => !SESSIONS.some((session) => session.name === name));
+  if (unknown.length) throw new Error(`no session ${unknown.join(', ')}`);
+  const sessions = named.length ? SESSIONS.filter((session) => named.includes(session.name)) : SESSIONS;
+  for (const session of sessions) await record(session);
+  console.log(`recorded ${sessions.length} sessions into ${path.relative(process.cwd(), OUT)}`);
 }
 
 if (require.main === module) {
