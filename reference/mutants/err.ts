@@ -86,4 +86,19 @@ export const ERR = family({
           : defaultHooks.authorizeList(principal, query, ctx),
     },
   },
+  /**
+   * The list handler reuses the create's validation error for a GroupType it does not know: 400 with the create's kind,
+   * AssetError, where the table gives AssetBadRequest for the list. The list tests accept any 4xx for an unknown type
+   * (refusedOrEmpty): only the run-wide oracle reads the kind.
+   */
+  unknownGroupTypeCreateKind: {
+    breaks: 'ERR-02',
+    description: "a list filtered by a GroupType other than AIGC is refused 400 with the kind AssetError (the create's) instead of AssetBadRequest",
+    hooks: {
+      authorizeList: (principal, query, ctx) =>
+        query.filter.groupType !== undefined && query.filter.groupType !== 'AIGC'
+          ? new ApiError(400, 'AssetError', 'GroupType must be AIGC')
+          : defaultHooks.authorizeList(principal, query, ctx),
+    },
+  },
 });

@@ -90,4 +90,20 @@ export const LIST = family({
       },
     },
   },
+  /**
+   * The search by name runs its filter in the first query only; later pages come from an unfiltered cursor. The LIST
+   * tests read first pages: only the run-wide oracle compares a later page's items with the name that was asked.
+   */
+  nameFilterFirstPageOnly: {
+    breaks: 'LIST-05',
+    description: "the Name filter holds on the first page only: later pages list the user's groups unfiltered",
+    hooks: {
+      listGroups: (principal, query, ctx) =>
+        defaultHooks.listGroups(
+          principal,
+          query.pageNumber > ctx.profile.list.pageNumber.minimum ? { ...query, filter: { ...query.filter, name: undefined } } : query,
+          ctx,
+        ),
+    },
+  },
 });

@@ -4,6 +4,9 @@ import { family, isObject, perServer } from './helpers';
 
 const idSequence = perServer(() => ({ next: 100_001 }));
 
+/** A UTC time written in +01:00, as a server in Paris in winter writes it. */
+const inParis = (utc: string): string => new Date(Date.parse(utc) + 3_600_000).toISOString().replace('Z', '+01:00');
+
 export const SCHEMA = family({
   /** Groups created through an unbound token have no asset space: AssetSpaceId null in list items. */
   nullAssetSpace: {
@@ -141,5 +144,20 @@ export const SCHEMA = family({
     breaks: 'SCHEMA-03',
     description: "timestamps are PHP's DATE_ISO8601: an extended date-time with a basic +0000 offset (2026-11-23T16:50:46+0000)",
     hooks: { timestamp: () => `${new Date().toISOString().slice(0, 19)}+0000` },
+  },
+  /**
+   * The search by name reads a search index that stores times in the server's zone (+01:00): its items are not in UTC.
+   * The SCHEMA tests read the run's groups by their Ids: only the run-wide oracle reads a name search's timestamps.
+   */
+  nameSearchLocalTimes: {
+    breaks: 'SCHEMA-03',
+    description: 'items of a list filtered by name carry CreateTime and UpdateTime in local time (+01:00)',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        if (query.filter.name === undefined) return result;
+        return { ...result, Items: result.Items.map((item) => ({ ...item, CreateTime: inParis(item.CreateTime), UpdateTime: inParis(item.UpdateTime) })) };
+      },
+    },
   },
 });

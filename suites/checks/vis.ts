@@ -1,6 +1,6 @@
 /** VIS: created groups become visible within the timeout, and stay visible. */
 import type { Exchange } from '../../client/exchange';
-import { fail, named, type Check, type Failure, type MultiCheck } from './kit';
+import { fail, itemsOf, named, type Check, type Failure, type MultiCheck } from './kit';
 
 export interface VisibilityRecord {
   key: string;
@@ -56,5 +56,19 @@ export function staysVisible(lost: string[], where = 'missing from this answer a
       // Read back alone by the verify fixture: found there, the Id filter dropped them (LIST-04's), not the snapshot.
       missing: lost,
     };
+  });
+}
+
+/**
+ * VIS-02's own reads: every group asked for by Id, each listed before, is in this answer. Judged on the answer itself,
+ * so that a read sent again after the visibility bound (suites/judging.ts afterBound) is judged afresh.
+ */
+export function listedAgain(asked: string[]): Check {
+  return named('staysVisible', (ex, ctx) => {
+    const listed = new Set(itemsOf(ex).map((item) => item.Id));
+    return staysVisible(
+      asked.filter((id) => !listed.has(id)),
+      'missing from this read of them by their Ids',
+    )(ex, ctx);
   });
 }
