@@ -25,6 +25,12 @@ export interface Exchange {
     /** The parsed body; undefined when the body is not JSON (see jsonError). */
     json?: unknown;
     jsonError?: string;
+    /**
+     * Where a JSON object starts in a body that is not JSON but holds one whole after something printed before it (a
+     * runtime's warning line, a byte-order mark): its offset, the length of that prefix. `json` stays undefined: such a
+     * body is not JSON (ENV-05's finding), but the target is still one that answers with the envelope.
+     */
+    jsonAfter?: number;
     truncated?: boolean;
     /**
      * The cookies the target set (`name=value`), kept only so that AUTH-01 can send them back;
@@ -94,6 +100,27 @@ function cookiesOf(setCookie: string[] | undefined): { pairs: string[]; shown: s
 export const SPEC_PATH = '/v1/media_assets/';
 /** Bodies beyond this are cut short so a target answering megabytes cannot exhaust the kit. */
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** How many `{` of a body that is not JSON are tried as the start of the JSON after a prefix: each try parses the rest once. */
+const PREFIX_TRIES = 8;
+
+/**
+ * The offset of the first `{` from which the rest of the body parses as one JSON object, when something was printed
+ * before it (PHP's "Deprecated: …" line with display_errors on, a UTF-8 byte-order mark); undefined when none of the
+ * first few `{` does. Bounded: at most PREFIX_TRIES parses of a body the client already bounded.
+ */
+export function jsonAfterPrefix(body: string): number | undefined {
+  let at = body.indexOf('{', 1);
+  for (let tries = 0; at > 0 && tries < PREFIX_TRIES; tries++, at = body.indexOf('{', at + 1)) {
+    try {
+      const parsed: unknown = JSON.parse(body.slice(at));
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return at;
+    } catch {
+      // Not here: the next `{`.
+    }
+  }
+  return undefined;
+}
 
 export function buildUrl(baseURL: string, path: string, action: string | null, version: string | null): string {
   const url = new URL(path.replace(/^\//, ''), baseURL.endsWith('/') ? baseURL : `${baseURL}/`);
@@ -203,6 +230,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
         if (res.headers['set-cookie']) responseHeaders['set-cookie'] = cookies.shown;
         let json: unknown;
         let jsonError: string | undefined;
+        let jsonAfter: number | undefined;
         if (truncated) jsonError = `body larger than ${MAX_RESPONSE_BYTES} bytes; not parsed`;
         else if (decoded.error) jsonError = decoded.error;
         else {
@@ -210,6 +238,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
             json = JSON.parse(body);
           } catch (error) {
             jsonError = (error as Error).message;
+            jsonAfter = jsonAfterPrefix(body);
           }
         }
         finish({
@@ -219,6 +248,7 @@ export function send(baseURL: string, options: SendOptions): Promise<Exchange> {
             body: truncated ? `${body.slice(0, 2000)}…` : body,
             json,
             jsonError,
+            ...(jsonAfter === undefined ? {} : { jsonAfter }),
             truncated,
             ...(cookies.pairs.length ? { cookies: cookies.pairs } : {}),
           },

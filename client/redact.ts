@@ -1,4 +1,4 @@
-import type { Exchange } from './exchange';
+import { jsonAfterPrefix, type Exchange } from './exchange';
 
 /**
  * A target may echo a token back ("invalid token abc…"), and not always as it was sent: inside a
@@ -264,7 +264,10 @@ export function redactTokens(exchange: Exchange, tokens: readonly (string | unde
   redactHeaders(request.headers, pattern);
   if (exchange.networkError) exchange.networkError = redactText(exchange.networkError, pattern);
   if (!response) return;
-  response.body = redactText(response.body, pattern);
+  const body = response.body;
+  response.body = redactText(body, pattern);
+  // A secret blotted out of what was printed before the JSON moves where the JSON starts.
+  if (response.jsonAfter !== undefined && response.body !== body) response.jsonAfter = jsonAfterPrefix(response.body);
   redactHeaders(response.headers, pattern);
   if (response.jsonError) response.jsonError = redactText(response.jsonError, pattern);
   if (response.cookies) response.cookies = response.cookies.map((c) => redactText(c, pattern));

@@ -11,7 +11,7 @@ import type { Exchange } from '../client/exchange';
 import { ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding } from '../facts/record';
 import { type Profile } from '../schemas/profile';
 import { askedOf, listBody, type Api, type ListQuery, type Read } from './api';
-import { JSON_ANSWER, countOfWholePage, listedBy, succeeded, listShape, listsIncluding, owned, resultPresent, visibleInTime, type Step } from './checks';
+import { JSON_ANSWER, countOfWholePage, listedBy, succeeded, listShape, listsIncluding, owned, RESULT_READ, visibleInTime, type Step } from './checks';
 import type { TokenRole } from '../config';
 import type { Judge, Verify } from '../facts/judgement';
 import { Dataset, GroupName, GroupRecord, isGroup, loadDataset, pollDelays, readAlone, visibilityOwner } from './dataset';
@@ -52,7 +52,10 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
   if (uncreated.length || unseen.length) {
     const owners = [...new Set([...uncreated.map((g) => g.judgedBy), ...unseen.map(visibilityOwner)])];
     const why = [
-      ...uncreated.map((g) => `${g.key}: create answered ${g.create.response ? `HTTP ${g.create.response.status}` : `nothing (${g.create.networkError})`}`),
+      ...uncreated.map(
+        (g) =>
+          `${g.key}: create answered ${g.create.response ? `HTTP ${g.create.response.status}${g.create.response.json === undefined ? ', not JSON' : ''}` : `nothing (${g.create.networkError})`}`,
+      ),
       ...unseen.map((g) =>
         dataset.pollsRefused
           ? `${g.key}: never listed, the polls for it refused (HTTP 400)`
@@ -102,7 +105,7 @@ export async function judgeVisibility(dataset: Dataset, judge: Judge, verify: Ve
   if (dataset.unseenBecause && created.some((g) => g.visibleAfterMs === null)) blockByCause(dataset.unseenBecause);
   const polls = roles.map((role) => dataset.lastPolls[role]).filter((ex): ex is Exchange => !!ex);
   // A poll answered 200 whose items cannot be read says nothing about lag: its shape is ENV-06's and SCHEMA-02's finding.
-  for (const poll of polls.filter((ex) => ex.response?.status === 200)) await verify(poll, [owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)]);
+  for (const poll of polls.filter((ex) => ex.response?.status === 200)) await verify(poll, [...RESULT_READ, owned('SCHEMA-02', listShape)]);
   // No poll at all (the phase ended before it polled): the creates are the evidence.
   await judge(polls.length ? polls : created.map((g) => g.create), visibleInTime(created, dataset.visibilityTimeoutMs));
 }
@@ -145,9 +148,16 @@ export function phaseSuccesses(runId: string): Exchange[] {
   }
 }
 
-/** Each valid call's answer, judged only once its owner's 200 holds. */
+/**
+ * Each valid call's answer, judged only once its owner's 200 holds. A body that is not JSON is ENV-05's before that: a
+ * gateway's HTML 504 on a create says nothing of the create itself, whose requirement is blocked by it, not failed.
+ */
 export async function onSuccesses(dataset: Dataset, verify: Verify, own: (ex: Exchange) => Step[]): Promise<void> {
-  for (const { owner, exchange } of successes(dataset)) await verify(exchange, [...succeeded(owner), JSON_ANSWER, ...own(exchange)]);
+  for (const { owner, exchange } of successes(dataset)) {
+    // No answer at all is still AUTH-05's (tokenAccepted, the first step), as before.
+    const [token, status] = succeeded(owner);
+    await verify(exchange, [token, JSON_ANSWER, status, ...own(exchange)]);
+  }
 }
 
 /** The client mistakes the phase provoked, where they were answered with an error; whether each was refused is AUTH's and INPUT's. None at all: not assessable. */

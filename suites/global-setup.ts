@@ -38,11 +38,15 @@ async function firstList(config: KitConfig & { baseURL: string }): Promise<{ pro
   return { problem: diagnose(config, exchange), exchange };
 }
 
-/** A body that parses as JSON once a leading byte-order mark or surrounding whitespace is dropped, and holds the envelope. */
-function spoiledJson(body: string): boolean {
+/**
+ * A body that is not JSON but holds, after something printed before it (a byte-order mark, RFC 8259 §8.1; a runtime's
+ * warning line), a JSON object with the envelope: the client found where (`jsonAfter`), this reads what.
+ */
+function envelopeAfterPrefix(response: NonNullable<Exchange['response']>): boolean {
+  if (response.jsonAfter === undefined) return false;
   try {
-    const parsed = JSON.parse(body.replace(/^\uFEFF/, '').trim()) as { ResponseMetadata?: unknown };
-    return typeof parsed === 'object' && parsed !== null && 'ResponseMetadata' in parsed;
+    const parsed = JSON.parse(response.body.slice(response.jsonAfter)) as { ResponseMetadata?: unknown };
+    return typeof parsed.ResponseMetadata === 'object' && parsed.ResponseMetadata !== null && !Array.isArray(parsed.ResponseMetadata);
   } catch {
     return false;
   }
@@ -55,9 +59,9 @@ function diagnose(config: KitConfig & { baseURL: string }, exchange: Exchange): 
   const type = headers['content-type'] ?? 'no Content-Type';
   if (truncated)
     return `target at ${where} answered an empty list request with more than the kit reads (HTTP ${status}, ${type}); is AG_BASE_URL the asset-group API?`;
-  // JSON the target spoiled in a small way (a byte-order mark before it, RFC 8259 §8.1) is still this API: the run
-  // goes on, and every check that reads the body finds it unreadable, which is ENV-05's finding.
-  if (json === undefined && spoiledJson(exchange.response.body)) return undefined;
+  // The envelope after a prefix the target printed before it (a byte-order mark, PHP's "Deprecated: …" line) is still
+  // this API: the run goes on, and every check that reads the body finds it unreadable, which is ENV-05's finding.
+  if (json === undefined && envelopeAfterPrefix(exchange.response)) return undefined;
   if (json === undefined)
     return `target at ${where} did not answer with JSON (HTTP ${status}, ${type}: ${jsonError}); is AG_BASE_URL the base URL of the asset-group API?`;
   return undefined;

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { defaultHooks, type ReferenceHooks } from '../reference/server';
+import { findMutant } from '../reference/mutants';
 import { runAgc, readJson, referenceTokenEnv, type KitRun } from './helpers/harness';
 import type { ConformanceSummary } from '../reporters/verdict';
 
@@ -53,6 +54,17 @@ const faults: [string, Fault | 'reset', RegExp][] = [
     /did not answer with JSON \(HTTP 502, text\/html/,
   ],
   [
+    // Braces in its style and script, and a JSON object with a ResponseMetadata field among them, but no JSON after a prefix.
+    'answers an HTML page whose script holds JSON',
+    (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<html><head><style>body { color: red }</style><script>var boot = {"ResponseMetadata": {"Region": "x"}};</script></head><body>Sign in</body></html>',
+        ),
+    /did not answer with JSON \(HTTP 200, text\/html.*is AG_BASE_URL the base URL of the asset-group API\?/,
+  ],
+  [
     'answers truncated JSON',
     (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ResponseMetadata": {"RequestId": "r-1", "Act'),
     /did not answer with JSON \(HTTP 200, application\/json/,
@@ -94,6 +106,22 @@ for (const [what, fault, reason] of faults) {
     });
   });
 }
+
+test('a target that prints a warning before the JSON of every answer is this API, judged: ENV-05 fails, exit 1, not "not this API"', async ({
+  startReference,
+}) => {
+  // PHP with display_errors on: "Deprecated: …" before the envelope of every answer (reference/mutants/env.ts).
+  const server = await startReference({ hooks: findMutant('warningBeforeJson')!.hooks });
+  const run = await runAgc(['run', '--base-url', server.url, '--report-dir', path.join(tmp(), 'report')], { ...referenceTokenEnv(), ...quick });
+  expect(run.status, run.stdout.slice(-2000) + run.stderr).toBe(1);
+  const summary = summaryOf(run);
+  expect(summary.verdict).toBe('non-conformant');
+  expect(summary.firstReason).not.toMatch(/base URL of the asset-group API/);
+  const failed = summary.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
+  expect(failed).toEqual(['ENV-05']);
+  expect(summary.firstReason).toMatch(/ENV-05 .*HTTP \d+ with 87 characters before the JSON: "\\nDeprecated: Creation of dynamic property/);
+  noStackTrace(run);
+});
 
 test('an unreachable target is reported in seconds and exits 2', async () => {
   const run = await runAgc(['run', '--base-url', 'http://127.0.0.1:9', '--report-dir', path.join(tmp(), 'report')], { AG_TOKEN: 'x', ...quick });

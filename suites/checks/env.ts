@@ -18,6 +18,15 @@ export function answeredWithJson(ex: Exchange): Failure | undefined {
       'answer every request, including malformed ones, instead of dropping the connection',
     );
   }
+  if (ex.response.json === undefined && ex.response.jsonAfter !== undefined) {
+    const before = ex.response.jsonAfter;
+    return fail(
+      answeredWithJson,
+      `HTTP ${ex.response.status} with ${before} character${before === 1 ? '' : 's'} before the JSON: ${show(ex.response.body.slice(0, Math.min(before, 200)))}${before > 200 ? '…' : ''}`,
+      'The service is an HTTP/JSON interface: the body is the JSON document, nothing before it (RFC 8259 §8.1: no byte order mark either).',
+      'send nothing before the JSON body: log runtime warnings instead of printing them into the answer (PHP: display_errors=Off), and write no byte order mark',
+    );
+  }
   if (ex.response.json === undefined) {
     return fail(
       answeredWithJson,

@@ -6,7 +6,7 @@
 import type { RequirementId } from '../../facts/requirement-ids';
 import type { Exchange } from '../../client/exchange';
 import { owned, type Owned, type Step } from './kit';
-import { envelopePresent, resultPresent, status200 } from './env';
+import { JSON_ANSWER, envelopePresent, resultPresent, status200 } from './env';
 import { tokenAccepted } from './auth';
 import { ERROR_BODY, ERROR_ENVELOPE, errorNotAsSuccess, statusIs } from './err';
 import { everyItem } from './list';
@@ -32,19 +32,27 @@ export function errorWith(status: number, ...before: Step[]): Step[] {
 }
 
 /**
- * A list answer the asking requirement can read: the 200 is its own finding (the query was
- * accepted); a missing Result is ENV-06's and an Items that is not an array is SCHEMA-02's.
+ * A success's Result, before anything in it is read: a body that is not JSON is ENV-05's (a warning printed before
+ * the envelope leaves no Result to read, it does not lack one), a Result that is not there ENV-06's.
  */
-export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
+export const RESULT_READ: Step[] = [JSON_ANSWER, owned('ENV-06', resultPresent)];
 
 /**
- * A create's answer, before its Id is read: where it is a 200, a Result that is not there is ENV-06's (an Id
- * beside the envelope instead of in Result is that one deviation, not a missing Id as well).
+ * A list answer the asking requirement can read: the 200 is its own finding (the query was
+ * accepted); a body that is not JSON is ENV-05's, a missing Result ENV-06's and an Items that is not an array SCHEMA-02's.
  */
-export const createAnswered = (ex: Exchange): Step[] => (ex.response?.status === 200 ? [owned('ENV-06', resultPresent)] : []);
+export const LISTED: Step[] = [owned('AUTH-05', tokenAccepted), status200, ...RESULT_READ, owned('SCHEMA-02', listShape)];
+
+/**
+ * A create's answer, before its Id is read: a body that is not JSON is ENV-05's (a gateway's HTML 504, a warning
+ * printed before the envelope: the create's own requirement cannot read an Id there, it is not told a wrong one);
+ * where it is a 200, a Result that is not there is ENV-06's (an Id beside the envelope instead of in Result is that
+ * one deviation, not a missing Id as well). No answer at all stays the create's own finding.
+ */
+export const createAnswered = (ex: Exchange): Step[] => (ex.response ? (ex.response.status === 200 ? RESULT_READ : [JSON_ANSWER]) : []);
 
 /** LISTED where the 200 itself is another requirement's (the query of a filter that requirement owns). */
-export const listedBy = (owner: RequirementId): Step[] => [...succeeded(owner), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
+export const listedBy = (owner: RequirementId): Step[] => [...succeeded(owner), ...RESULT_READ, owned('SCHEMA-02', listShape)];
 
 /** A success as its owner's to give: the token accepted (AUTH-05's), then the 200 (the owner's). */
 export const succeeded = (owner: RequirementId): Step[] => [owned('AUTH-05', tokenAccepted), owned(owner, status200)];

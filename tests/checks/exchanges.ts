@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Exchange } from '../../client/exchange';
+import { jsonAfterPrefix, type Exchange } from '../../client/exchange';
 
 interface Recording {
   session: string;
@@ -57,6 +57,39 @@ export function withResponse(
   }
   return copy;
 }
+
+/**
+ * A recorded exchange answered with the text `body` instead, read as the client reads a body (client/exchange.ts): the
+ * parsed JSON where it is JSON, else the parser's complaint and, where a JSON object follows a prefix, its offset.
+ */
+export function withBodyText(exchange: Exchange, body: string, patch: { status?: number; headers?: Record<string, string | undefined> } = {}): Exchange {
+  const copy = withResponse(exchange, { ...patch, body });
+  const response = copy.response!;
+  delete response.json;
+  delete response.jsonError;
+  delete response.jsonAfter;
+  try {
+    response.json = JSON.parse(body);
+  } catch (error) {
+    response.jsonError = (error as Error).message;
+    const at = jsonAfterPrefix(body);
+    if (at !== undefined) response.jsonAfter = at;
+  }
+  return copy;
+}
+
+/** What PHP prints before a script's output with display_errors on (the warningBeforeJson mutant's prefix). */
+export const PHP_WARNING = '\nDeprecated: Creation of dynamic property is deprecated in /var/www/api.php on line 12\n';
+
+/** nginx's own page when the upstream timed out (proxy_read_timeout), as the gatewayHtml504OnThirdCreate mutant answers a create. */
+export const NGINX_504 =
+  '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** A recorded exchange with a PHP warning printed before its body, as the client reads it. */
+export const afterWarning = (exchange: Exchange): Exchange => withBodyText(exchange, `${PHP_WARNING}${exchange.response!.body}`);
+
+/** A recorded exchange answered instead by nginx's 504 page (text/html), as the client reads it. */
+export const gatewayTimeout = (exchange: Exchange): Exchange => withBodyText(exchange, NGINX_504, { status: 504, headers: { 'content-type': 'text/html' } });
 
 /** A recorded exchange whose parsed body `edit` changes in place (the body text follows). */
 export function withJson(exchange: Exchange, edit: (json: any) => void): Exchange {

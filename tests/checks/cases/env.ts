@@ -1,7 +1,7 @@
 /** ENV's checks, judged on recorded exchanges (cases of tests/checks/env.test.ts). */
 import * as ENV from '../../../suites/checks/env';
 import type { Case } from '../case';
-import { recorded, ref, unanswered, withJson, withResponse } from '../exchanges';
+import { afterWarning, gatewayTimeout, recorded, ref, unanswered, withBodyText, withJson, withResponse } from '../exchanges';
 
 const plainText = recorded('malformedJsonPlainText', 'malformed');
 const headerOnlySuccess = recorded('requestIdHeaderOnly', 'all');
@@ -18,7 +18,40 @@ export const CASES: Case[] = [
     fails: true,
     expect: 'no HTTP response',
   },
+  {
+    check: 'answeredWithJson',
+    title: 'a PHP warning printed before the envelope',
+    judge: ENV.answeredWithJson,
+    exchange: afterWarning(ref('all')),
+    fails: true,
+    expect: 'HTTP 200 with 87 characters before the JSON: "\\nDeprecated: Creation of dynamic property',
+  },
+  {
+    check: 'answeredWithJson',
+    title: 'a byte order mark before the envelope',
+    judge: ENV.answeredWithJson,
+    exchange: withBodyText(ref('malformed'), `\ufeff${ref('malformed').response!.body}`),
+    fails: true,
+    expect: 'HTTP 400 with 1 character before the JSON',
+  },
+  {
+    check: 'answeredWithJson',
+    title: "a gateway's HTML 504",
+    judge: ENV.answeredWithJson,
+    exchange: gatewayTimeout(ref('create')),
+    fails: true,
+    expect: 'HTTP 504 with a body that is not JSON',
+  },
   { check: 'JSON_ANSWER', title: 'a JSON answer', judge: ENV.JSON_ANSWER, exchange: ref('malformed'), fails: false },
+  {
+    check: 'JSON_ANSWER',
+    title: "the envelope after a warning is ENV-05's",
+    judge: ENV.JSON_ANSWER,
+    exchange: afterWarning(ref('create')),
+    fails: true,
+    owner: 'ENV-05',
+    expect: 'characters before the JSON',
+  },
   { check: 'JSON_ANSWER', title: "a body that is not JSON is ENV-05's", judge: ENV.JSON_ANSWER, exchange: plainText, fails: true, owner: 'ENV-05' },
 
   { check: 'jsonContentType', title: 'application/json', judge: ENV.jsonContentType, exchange: ref('all'), fails: false },

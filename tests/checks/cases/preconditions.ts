@@ -4,8 +4,9 @@
  * requirement it is reported under (cases of tests/checks/preconditions.test.ts).
  */
 import * as PRE from '../../../suites/checks/preconditions';
+import * as CREATE from '../../../suites/checks/create';
 import type { Case } from '../case';
-import { createdId, recorded, ref, withJson } from '../exchanges';
+import { afterWarning, createdId, gatewayTimeout, recorded, ref, unanswered, withJson } from '../exchanges';
 
 const refIds = ['create', 'create2', 'create3'].map((key) => createdId(ref(key)));
 const space = (ref('byIds').response?.json as { Result: { Items: { AssetSpaceId: string }[] } }).Result.Items[0].AssetSpaceId;
@@ -71,7 +72,59 @@ export const CASES: Case[] = [
   },
   { check: 'LISTED', title: "Items null is SCHEMA-02's", judge: PRE.LISTED, exchange: recorded('goNilItems', 'noSuchSpace'), fails: true, owner: 'SCHEMA-02' },
 
+  {
+    check: 'LISTED',
+    title: "the envelope after a warning is ENV-05's, not ENV-06's",
+    judge: PRE.LISTED,
+    exchange: afterWarning(ref('all')),
+    fails: true,
+    owner: 'ENV-05',
+  },
+
+  { check: 'RESULT_READ', title: 'a list page', judge: PRE.RESULT_READ, exchange: ref('all'), fails: false },
+  {
+    check: 'RESULT_READ',
+    title: "a body that is not JSON is ENV-05's",
+    judge: PRE.RESULT_READ,
+    exchange: afterWarning(ref('create')),
+    fails: true,
+    owner: 'ENV-05',
+  },
+  {
+    check: 'RESULT_READ',
+    title: "no Result is ENV-06's",
+    judge: PRE.RESULT_READ,
+    exchange: recorded('resultOmittedWhenUnfiltered', 'all'),
+    fails: true,
+    owner: 'ENV-06',
+  },
+
   { check: 'createAnswered', title: 'a create with Result', judge: PRE.createAnswered(ref('create')), exchange: ref('create'), fails: false },
+  {
+    check: 'createAnswered',
+    title: "a gateway's HTML 504 is ENV-05's, not the create's",
+    judge: [...PRE.createAnswered(gatewayTimeout(ref('create'))), CREATE.createdWithId],
+    exchange: gatewayTimeout(ref('create')),
+    fails: true,
+    owner: 'ENV-05',
+    expect: 'HTTP 504 with a body that is not JSON',
+  },
+  {
+    check: 'createAnswered',
+    title: "a 200 with a warning before the envelope is ENV-05's, not ENV-06's",
+    judge: [...PRE.createAnswered(afterWarning(ref('create'))), CREATE.createdWithId],
+    exchange: afterWarning(ref('create')),
+    fails: true,
+    owner: 'ENV-05',
+  },
+  {
+    check: 'createAnswered',
+    title: "no answer at all stays the create's own",
+    judge: [...PRE.createAnswered(unanswered(ref('create'))), CREATE.createdWithId],
+    exchange: unanswered(ref('create')),
+    fails: true,
+    owner: undefined,
+  },
   {
     check: 'createAnswered',
     title: "an Id beside the envelope is ENV-06's",
