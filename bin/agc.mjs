@@ -169,7 +169,15 @@ async function main(argv) {
     if (existsSync('.env')) dotenv.config({ path: path.resolve('.env'), processEnv: /** @type {Record<string, string>} */ (env), quiet: true });
     const signKey = text(values, 'sign-key');
     if (signKey === '') throw new UsageError('--sign-key needs a value');
-    const args = [...(runs ? ['--runs', runs] : []), ...(workers ? ['--workers', workers] : []), ...(signKey ? ['--sign-key', path.resolve(signKey)] : [])];
+    // --span is checked by certify/main.ts, which reads it.
+    const span = text(values, 'span');
+    const args = [
+      ...(runs ? ['--runs', runs] : []),
+      ...(workers ? ['--workers', workers] : []),
+      ...(signKey ? ['--sign-key', path.resolve(signKey)] : []),
+      // As one argument: a value that starts with a dash (-1s) is a wrong duration, not another option.
+      ...(span !== undefined ? [`--span=${span}`] : []),
+    ];
     return runTs(CERTIFY, ['certify', ...args], env, process.cwd());
   }
   if (command === 'verify') return runTs(CERTIFY, ['verify', ...rest], process.env, process.cwd());

@@ -93,6 +93,11 @@ export const CERTIFY_OPTIONS = {
   'strict-waivers': RUN_OPTIONS['strict-waivers'],
   seed: { ...RUN_OPTIONS.seed, help: "the first run's seed; run k uses seed + k - 1 (default random, recorded)" },
   runs: { type: 'string', arg: 'N', help: 'how many runs, each with its own seed; conformant only if every run is (default 3)' },
+  span: {
+    type: 'string',
+    arg: 'DURATION',
+    help: "spread the runs' starts evenly over this (20s, 5m, 1h): each run after the first re-reads the earlier runs' groups (default 0, back to back)",
+  },
   'sign-key': { type: 'string', arg: 'FILE', path: true, help: 'an Ed25519 private key (PEM) that signs the certificate' },
   'visibility-timeout': RUN_OPTIONS['visibility-timeout'],
   'request-timeout': RUN_OPTIONS['request-timeout'],

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Verdict } from '../reporters/verdict';
 import type { Waiver } from '../reporters/waivers';
+import type { CertifiedDurability } from './durability';
 
 /**
  * The certificate `agc certify` hands over: what was run, against what, by which kit, spec and
@@ -32,6 +33,9 @@ export interface CertifiedRun {
   /** The run's exchanges.har, every exchange it sent (AG_HAR_ALL), relative like `report`; absent in certificates made before it was kept. */
   har?: string;
   harSha256?: string;
+  /** The groups the run created, which later runs read back (created.json, relative like `report`); only against a target of its own. */
+  created?: string;
+  createdSha256?: string;
 }
 
 export interface CertifiedWaiver extends Waiver {
@@ -76,6 +80,8 @@ export interface Certificate {
   seeds: number[];
   runs: CertifiedRun[];
   waivers: { file: string | null; fileSha256: string | null; entries: CertifiedWaiver[] };
+  /** Whether the groups of earlier runs were still listed, as sent, after each later run; absent in certificates made before. */
+  durability?: CertifiedDurability;
   signature?: Signature;
 }
 
@@ -85,6 +91,10 @@ const SEVERITY: Record<Verdict, number> = { conformant: 0, incomplete: 1, 'non-c
 export function combinedVerdict(verdicts: readonly Verdict[]): Verdict {
   return verdicts.reduce<Verdict>((worst, v) => (SEVERITY[v] > SEVERITY[worst] ? v : worst), 'conformant');
 }
+
+/** The certificate's verdict: the worst of its runs' and of the read-backs between them (durability), where assessed. */
+export const certificateVerdict = (runs: readonly Verdict[], durability: Pick<CertifiedDurability, 'verdict'> | undefined): Verdict =>
+  combinedVerdict(durability?.verdict ? [...runs, durability.verdict] : runs);
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -183,6 +193,7 @@ export interface CertificateFacts {
   issuedAt: string;
   runs: CertifiedRun[];
   waivers: Certificate['waivers'];
+  durability?: CertifiedDurability;
 }
 
 /** The certificate, its fields in reading order: the notice (if any) first, then the verdict. */
@@ -191,7 +202,10 @@ export function buildCertificate(facts: CertificateFacts): Certificate {
   return {
     ...(notice ? { notice } : {}),
     format: CERTIFICATE_FORMAT,
-    verdict: combinedVerdict(facts.runs.map((r) => r.verdict)),
+    verdict: certificateVerdict(
+      facts.runs.map((r) => r.verdict),
+      facts.durability,
+    ),
     profile: profileLine(facts.profile),
     kit: facts.kit,
     spec: facts.spec,
@@ -201,5 +215,6 @@ export function buildCertificate(facts: CertificateFacts): Certificate {
     seeds: facts.runs.map((r) => r.seed),
     runs: facts.runs,
     waivers: facts.waivers,
+    ...(facts.durability ? { durability: facts.durability } : {}),
   };
 }

@@ -7,7 +7,8 @@ import { isExpired, loadWaivers } from '../reporters/waivers';
 import type { ConformanceSummary } from '../reporters/verdict';
 import { redactDeep, redactText, secretPattern, secretsFromEnv } from '../client/redact';
 import { oneLine } from '../client/safe-text';
-import { REFERENCE_TOKEN_VARIABLES } from '../config';
+import { ConfigError, REFERENCE_TOKEN_VARIABLES } from '../config';
+import { TokenSourceError } from '../config/tokens';
 import { EXIT, SIGNALLED, exitForVerdict } from '../common/exit-codes.mjs';
 import { runChild } from '../common/child.mjs';
 import {
@@ -22,12 +23,18 @@ import {
 } from './certificate';
 import { renderCertificatePage } from './html';
 import { readCertificate } from './verify';
+import { certifiedDurability, runOffsets, showSpan, type CertifiedDurability } from './durability';
+import { readBack, type ReadBack } from './read-back';
+import { CREATED_FILE } from '../facts/created';
 import type { KeyObject } from 'node:crypto';
 
 /**
  * `agc certify`: the suites run N times against one target, each run with its own seed (S, S+1,
  * …) and its own report folder (DIR/run-1, …), through `agc run` itself, so a certification runs
- * exactly what a run does. Then DIR/certificate.json and DIR/index.html.
+ * exactly what a run does. Against a target of its own, each run leaves the groups it created (created.json), and
+ * after each run but the first the groups of the earlier ones are read back by Id (certify/durability.ts); `spanMs`
+ * spreads the runs' starts evenly over a span, so that those reads come that much later. Then DIR/certificate.json and
+ * DIR/index.html.
  */
 
 const ROOT = path.resolve(__dirname, '..');
@@ -42,7 +49,25 @@ export interface CertifyOptions {
   seed: number | undefined;
   signKey: KeyObject | undefined;
   workers: string | undefined;
+  /** Run 1 starts at once, run N this many ms later, the others evenly between (durability.ts runOffsets). */
+  spanMs: number;
   env: NodeJS.ProcessEnv;
+}
+
+/** Waits until `at` (epoch ms); resolves false at once when Ctrl-C or a SIGTERM comes meanwhile. */
+function waitUntil(at: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const stop = (done: boolean) => {
+      clearTimeout(timer);
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      resolve(done);
+    };
+    const interrupted = () => stop(false);
+    const timer = setTimeout(() => stop(true), Math.max(0, at - Date.now()));
+    process.on('SIGINT', interrupted);
+    process.on('SIGTERM', interrupted);
+  });
 }
 
 /** Runs `agc run` once; an interrupted run ends the certification (common/child.mjs forwards Ctrl-C). */
@@ -116,6 +141,24 @@ function same<T>(reports: ConformanceSummary[], what: string, pick: (r: Conforma
 
 const distinct = (values: (string | null)[]): string[] => [...new Set(values.filter((v): v is string => v !== null))];
 
+/**
+ * The read-back after run `afterRun`; a token that can no longer be fetched, or a configuration the runs took and this
+ * process does not, leaves it not assessed (the certificate then says incomplete) rather than ending the certification.
+ */
+async function readBackOrNot(runEnv: NodeJS.ProcessEnv, reportDir: string, afterRun: number): Promise<ReadBack> {
+  try {
+    return await readBack(runEnv, reportDir, afterRun);
+  } catch (error) {
+    if (!(error instanceof TokenSourceError || error instanceof ConfigError)) throw error;
+    const reason = `the read-back could not start: ${oneLine(redactText(error.message, secretPattern(secretsFromEnv(runEnv))), 500)}`;
+    return {
+      record: { afterRun, at: new Date().toISOString(), createdIn: [], groups: 0, requests: 0, left: 0, oldestAgeSeconds: null, verdict: 'incomplete' },
+      findings: [],
+      notAssessed: [{ afterRun, reason, groups: [] }],
+    };
+  }
+}
+
 /** Runs the certification; resolves to the exit status (the combined verdict's, or the kit's error). */
 export async function certify(options: CertifyOptions): Promise<number> {
   const { runs, reportDir, env } = options;
@@ -131,6 +174,9 @@ export async function certify(options: CertifyOptions): Promise<number> {
   // The embedded server's tokens are chosen here, as `agc run` would, so that the certificate's
   // own redaction knows every token the runs used.
   if (embedded) for (const name of Object.values(REFERENCE_TOKEN_VARIABLES)) runEnv[name] ||= `ref-${randomBytes(12).toString('hex')}`;
+  // Against a target of its own, each run leaves the groups it created for the later runs' read-back (facts/created.ts).
+  // Not against the embedded server: each run starts its own, and the groups of the last are gone with it.
+  if (!embedded) runEnv.AG_KEEP_CREATED = '1';
   const first = options.seed ?? randomBytes(4).readUInt32BE() >>> 1;
   const seeds = Array.from({ length: runs }, (_, i) => first + i);
   // Read before the runs: a wrong profile or waiver file costs nothing but this line.
@@ -140,9 +186,23 @@ export async function certify(options: CertifyOptions): Promise<number> {
   clearOutputs(reportDir);
   const reports: ConformanceSummary[] = [];
   const records: CertifiedRun[] = [];
+  const readBacks: ReadBack[] = [];
+  const offsets = runOffsets(runs, options.spanMs);
+  const start = Date.now();
+  if (options.spanMs > 0)
+    console.log(
+      `agc certify: ${runs} runs spread over ${showSpan(options.spanMs)} (--span): run 1 now, run ${runs} at ${new Date(start + options.spanMs).toISOString()}`,
+    );
   for (const [i, seed] of seeds.entries()) {
     const name = `run-${i + 1}`;
     const dir = path.join(reportDir, name);
+    if (start + offsets[i] > Date.now()) {
+      console.log(`agc certify: run ${i + 1} starts at ${new Date(start + offsets[i]).toISOString()}, ${showSpan(offsets[i])} after run 1 (--span)`);
+      if (!(await waitUntil(start + offsets[i]))) {
+        console.error(`agc certify: interrupted while waiting for run ${i + 1}; no certificate is written`);
+        return SIGNALLED;
+      }
+    }
     console.log(`agc certify: run ${i + 1} of ${runs}, seed ${seed}, reports in ${dir}`);
     const args = ['--report-dir', dir, ...(options.workers ? ['--workers', options.workers] : [])];
     const { code, interrupted } = await agcRun(args, { ...runEnv, AG_SEED: String(seed), AG_REPORT_DIR: dir });
@@ -161,6 +221,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
     if (!existsSync(har)) throw new CertifyError(`run ${i + 1} wrote no exchanges.har in ${dir}: the certificate would not hold its exchanges`);
     if (report.seed !== seed) throw new CertifyError(`run ${i + 1} reports seed ${report.seed}, not the ${seed} it was given`);
     reports.push(report);
+    const created = path.join(dir, CREATED_FILE);
     records.push({
       run: i + 1,
       seed,
@@ -177,8 +238,22 @@ export async function certify(options: CertifyOptions): Promise<number> {
       html: `${name}/index.html`,
       har: `${name}/exchanges.har`,
       harSha256: sha256(readFileSync(har)),
+      ...(existsSync(created) ? { created: `${name}/${CREATED_FILE}`, createdSha256: sha256(readFileSync(created)) } : {}),
     });
+    if (!embedded && i > 0) {
+      const back = await readBackOrNot(runEnv, reportDir, i + 1);
+      readBacks.push(back);
+      const { record } = back;
+      console.log(
+        `agc certify: after run ${i + 1}, ${record.groups} groups of run ${record.createdIn.join(', ') || '—'} read back by Id (${record.requests} requests, the oldest ${record.oldestAgeSeconds ?? 0} s old): ${record.verdict}${back.findings.length ? `, ${[...new Set(back.findings.map((f) => f.requirement))].join(', ')} failed` : ''}`,
+      );
+    }
   }
+  const durability: CertifiedDurability = certifiedDurability(
+    options.spanMs,
+    readBacks,
+    embedded ? 'without --base-url each run starts its own embedded reference server' : runs < 2 ? 'one run: nothing earlier to read back' : undefined,
+  );
 
   const spec = same(reports, 'spec (spec/openapi.yaml, spec/requirements.yaml)', (r) => ({ sha256: r.kit.specHash, files: r.kit.files }));
   same(reports, 'profile', (r) => r.profile);
@@ -197,6 +272,7 @@ export async function certify(options: CertifyOptions): Promise<number> {
     issuedAt: now.toISOString(),
     runs: records,
     waivers: waiversInForce(runEnv.AG_WAIVERS || undefined, reports, now),
+    durability,
   });
   // The last guard, before signing: no form of any token the runs used stays in what is handed over.
   const redactor = secretPattern(secretsFromEnv(runEnv));
@@ -206,7 +282,10 @@ export async function certify(options: CertifyOptions): Promise<number> {
   writeFileSync(path.join(reportDir, 'certificate.json'), `${JSON.stringify(certificate, null, 2)}\n`);
   writeFileSync(path.join(reportDir, 'index.html'), redactText(renderCertificatePage(certificate), redactor, '&lt;redacted token&gt;'));
 
-  console.log(`agc certify: ${certificate.verdict} (${certificate.runs.map((r) => `run ${r.run}: ${r.verdict}`).join(', ')})`);
+  const readBackLine = certificate.durability?.verdict ? `, read-backs: ${certificate.durability.verdict}` : '';
+  console.log(`agc certify: ${certificate.verdict} (${certificate.runs.map((r) => `run ${r.run}: ${r.verdict}`).join(', ')}${readBackLine})`);
+  if (certificate.durability)
+    console.log(`agc certify: durability over ${certificate.durability.span.shown}: ${oneLine(certificate.durability.summary, 1000)}`);
   if (certificate.notice) console.log(`agc certify: NOTICE: ${oneLine(certificate.notice)}`);
   console.log(`agc certify: certificate ${path.join(reportDir, 'certificate.json')}, page ${path.join(reportDir, 'index.html')}`);
   console.log(

@@ -20,6 +20,38 @@ const list = (values: readonly string[]) => (values.length ? values.join(', ') :
 /** Only the certificate's own relative paths become links; anything else is shown as text. */
 const link = (href: string, text: string) => (/^run-\d+\/[a-z.]+$/.test(href) ? `<a href="${esc(href)}">${esc(text)}</a>` : esc(text));
 
+/** What the read-backs between the runs found (certify/durability.ts), or why there were none. */
+function durabilitySection(c: Certificate): string {
+  const d = c.durability;
+  if (!d) return '';
+  const reads = d.reads.length
+    ? `<table class="runs"><thead><tr><th>after run</th><th>groups of runs</th><th>groups</th><th>requests</th><th>oldest</th><th>verdict</th></tr></thead><tbody>${d.reads
+        .map(
+          (r) =>
+            `<tr class="${esc(r.verdict)}"><td>${esc(r.afterRun)}</td><td>${esc(r.createdIn.join(', ') || '—')}</td><td>${esc(r.groups)}${r.left ? ` (${esc(r.left)} not read)` : ''}</td><td>${esc(r.requests)}</td><td>${esc(r.oldestAgeSeconds ?? '—')} s</td><td><strong>${esc(r.verdict)}</strong></td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '';
+  const findings = d.findings.length
+    ? `<ul>${d.findings
+        .map(
+          (f) =>
+            `<li><strong>${esc(f.requirement)}</strong> (${esc(f.failure.check)}, after run ${esc(f.afterRun)}): ${esc(f.failure.received)}<div class="meta">Documented: ${esc(f.failure.documented)} · Fix: ${esc(f.failure.fix)}</div></li>`,
+        )
+        .join(
+          '',
+        )}</ul>${d.findingsLeftOut ? `<p class="meta">${esc(d.findingsLeftOut)} more findings left out; certificate.json holds each one's exchange.</p>` : ''}`
+    : '';
+  const notAssessed = d.notAssessed.length
+    ? `<ul>${d.notAssessed.map((n) => `<li>not assessed after run ${esc(n.afterRun)}: ${esc(n.reason)}</li>`).join('')}</ul>`
+    : '';
+  return `<section aria-labelledby="durability">
+  <h2 id="durability">Durability across runs</h2>
+  <p>Runs spread over ${esc(d.span.shown)} (--span); after each run but the first, the groups of the earlier runs read back by Id: ${esc(d.verdict ?? 'not assessed')}. ${esc(d.summary)}</p>
+  ${reads}${findings}${notAssessed}
+</section>`;
+}
+
 export function renderCertificatePage(c: Certificate): string {
   const runs = c.runs
     .map(
@@ -49,7 +81,7 @@ export function renderCertificatePage(c: Certificate): string {
 </header>
 <main>
 ${c.notice ? `<p class="notice" role="note"><strong>Notice:</strong> ${esc(c.notice)}</p>` : ''}
-<p>Conformant only if every run is: the combined verdict is the worst of the runs'.</p>
+<p>Conformant only if every run is, and every group of an earlier run was still listed, as sent, after each later one: the combined verdict is the worst of these.</p>
 <section aria-labelledby="runs">
   <h2 id="runs">Runs</h2>
   <table class="runs">
@@ -59,6 +91,7 @@ ${runs}
     </tbody>
   </table>
 </section>
+${durabilitySection(c)}
 <section aria-labelledby="facts">
   <h2 id="facts">Certificate</h2>
   <dl class="facts">

@@ -16,6 +16,7 @@ import { WaiverError } from '../reporters/waivers';
 import { EXIT, EXIT_HELP } from '../common/exit-codes.mjs';
 import { KeyError, privateKeyFrom, publicKeyFrom } from './certificate';
 import { certify, CertifyError } from './certify';
+import { DEFAULT_SPAN, parseSpan, SPAN_USAGE } from './durability';
 import { CertificateError, verifyCertificate } from './verify';
 
 export const VERIFY_HELP = `Usage: agc verify CERT [--public-key FILE]
@@ -51,10 +52,24 @@ function parse<const T extends NonNullable<ParseArgsConfig['options']>>(args: st
 }
 
 async function runCertify(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { runs: { type: 'string' }, 'sign-key': { type: 'string' }, workers: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    runs: { type: 'string' },
+    'sign-key': { type: 'string' },
+    workers: { type: 'string' },
+    span: { type: 'string' },
+  });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const runs = values.runs ?? '3';
   if (!/^[1-9]\d*$/.test(runs) || Number(runs) > 100) throw new UsageError(`--runs must be a whole number from 1 to 100, not ${runs}`);
+  const span = values.span ?? DEFAULT_SPAN;
+  const spanMs = parseSpan(span);
+  if (spanMs === undefined) throw new UsageError(`${SPAN_USAGE}, not ${JSON.stringify(span)}`);
+  if (spanMs > 0 && Number(runs) < 2) throw new UsageError(`--span ${span} spreads runs over time: it needs --runs 2 or more`);
+  // Each run against the embedded server starts a server of its own: there is nothing of an earlier run to read back later.
+  if (spanMs > 0 && !process.env.AG_BASE_URL)
+    throw new UsageError(
+      `--span ${span} needs --base-url: without it each run starts its own embedded reference server, and nothing lasts from one run to the next`,
+    );
   const seed = process.env.AG_SEED?.trim();
   if (seed && !/^-?\d+$/.test(seed)) throw new UsageError(`--seed (AG_SEED) must be a whole number, not ${seed}`);
   const keyFile = values['sign-key'];
@@ -65,6 +80,7 @@ async function runCertify(args: string[]): Promise<number> {
     seed: seed ? Number(seed) : undefined,
     signKey,
     workers: values.workers,
+    spanMs,
     env: process.env,
   });
 }

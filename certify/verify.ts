@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { CERTIFICATE_FORMAT, combinedVerdict, sha256, signatureProblem, type Certificate, type CertifiedRun } from './certificate';
+import { CERTIFICATE_FORMAT, certificateVerdict, sha256, signatureProblem, type Certificate, type CertifiedRun } from './certificate';
+import { readBackVerdict } from './durability';
 import type { ConformanceSummary, Verdict } from '../reporters/verdict';
 
 /**
@@ -44,16 +45,19 @@ export function readCertificate(file: string): Certificate {
   return c as Certificate;
 }
 
-/** The run's exchanges.har against the sha256 the certificate records, when it names one (certificates before it did not). */
-function checkHar(certDir: string, r: Partial<CertifiedRun>, problems: string[], matched: string[]): void {
-  if (r.har === undefined) return;
-  const full = reportPath(certDir, r.har);
-  if (!full) problems.push(`${String(r.har)}: the certificate names a path outside its folder; not read`);
-  else if (!existsSync(full)) problems.push(`${r.har}: missing (the certificate names it, at ${full})`);
+/**
+ * A file of the run against the sha256 the certificate records, when it names one: its exchanges.har (certificates
+ * before it did not), its created.json (only against a target of its own, which the read-backs judged against).
+ */
+function checkFile(certDir: string, file: unknown, expected: unknown, problems: string[], matched: string[]): void {
+  if (file === undefined) return;
+  const full = reportPath(certDir, file);
+  if (!full) problems.push(`${String(file)}: the certificate names a path outside its folder; not read`);
+  else if (!existsSync(full)) problems.push(`${String(file)}: missing (the certificate names it, at ${full})`);
   else {
     const actual = sha256(readFileSync(full));
-    if (actual !== r.harSha256) problems.push(`${r.har}: sha256 ${actual} does not match the certificate's ${String(r.harSha256)}`);
-    else matched.push(r.har);
+    if (actual !== expected) problems.push(`${String(file)}: sha256 ${actual} does not match the certificate's ${String(expected)}`);
+    else matched.push(String(file));
   }
 }
 
@@ -90,7 +94,8 @@ export function verifyCertificate(file: string, publicKey: KeyObject | undefined
       continue;
     }
     matched.push(label);
-    checkHar(certDir, r, problems, harsMatched);
+    checkFile(certDir, r.har, r.harSha256, problems, harsMatched);
+    checkFile(certDir, r.created, r.createdSha256, problems, []);
     // The hash holds, so the report is the one certified; the certificate's own words must agree with it.
     let report: Partial<ConformanceSummary>;
     try {
@@ -107,7 +112,16 @@ export function verifyCertificate(file: string, publicKey: KeyObject | undefined
   const seeds = certificate.runs.map((r) => r?.seed);
   if (JSON.stringify(certificate.seeds) !== JSON.stringify(seeds))
     problems.push(`${name}: seeds ${JSON.stringify(certificate.seeds)} are not its runs' seeds ${JSON.stringify(seeds)}`);
-  if (verdicts.length === certificate.runs.length && certificate.verdict !== combinedVerdict(verdicts))
-    problems.push(`${name}: verdict ${String(certificate.verdict)}, but its runs' reports make it ${combinedVerdict(verdicts)}`);
+  // The read-backs between the runs have no report of their own: their verdict is the certificate's own findings'.
+  const durability = certificate.durability;
+  if (durability?.verdict && Array.isArray(durability.findings) && Array.isArray(durability.notAssessed)) {
+    const own = readBackVerdict(durability.findings, durability.notAssessed);
+    if (durability.verdict !== own) problems.push(`${name}: durability verdict ${String(durability.verdict)}, but its findings make it ${own}`);
+  }
+  const combined = certificateVerdict(verdicts, durability);
+  if (verdicts.length === certificate.runs.length && certificate.verdict !== combined)
+    problems.push(
+      `${name}: verdict ${String(certificate.verdict)}, but its runs' reports${durability?.verdict ? ' and its read-backs' : ''} make it ${combined}`,
+    );
   return { problems, matched, harsMatched, signatureChecked: publicKey !== undefined };
 }

@@ -73,6 +73,11 @@ export interface KitConfig {
   strictWaivers: boolean;
   /** AG_HAR_ALL=1 (set by agc certify): exchanges.har holds every exchange of the run, not only the evidence. */
   harAll: boolean;
+  /**
+   * AG_KEEP_CREATED=1 (set by agc certify against a target of its own): the run leaves created.json in its report folder,
+   * its groups by Id with the values sent (facts/created.ts), for the certification to read back after later runs.
+   */
+  keepCreated: boolean;
   seed: number;
   numRuns: number;
   runId: string;
@@ -185,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KitConfig {
     requestTimeoutMs: positiveInt(env, 'AG_REQUEST_TIMEOUT_MS', 15_000),
     clockSkewMs: positiveInt(env, 'AG_CLOCK_SKEW_MS', 300_000),
     ...loadReportSettings(env),
+    keepCreated: isOn(env.AG_KEEP_CREATED),
     seed: Number(seedRaw || 0),
     numRuns: positiveInt(env, 'AG_NUM_RUNS', 25),
     runId,

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { referenceTokens, TOKEN_ROLES } from './config';
-import { findMutant, MUTANTS, type Mutant } from './mutants';
+import { DURABILITY_MUTANTS, findMutant, MUTANTS, type Mutant } from './mutants';
 import { findVariant, VARIANTS, type Variant } from './variants';
 import { findProfileVariant, PROFILE_VARIANTS } from './profile-variants';
 import { profileFromOverride } from '../schemas/profile';
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     process.exit(EXIT.error);
   }
   if ('listMutants' in command) {
-    process.stdout.write(MUTANTS.map((m) => `${m.name}  (${m.breaks})  ${m.description}\n`).join(''));
+    process.stdout.write([...MUTANTS, ...DURABILITY_MUTANTS].map((m) => `${m.name}  (${m.breaks})  ${m.description}\n`).join(''));
     return;
   }
   if ('listVariants' in command) {

@@ -13,7 +13,9 @@
  * `npm run reference -- --mutant NAME` serves one; `--list-mutants` lists them.
  *
  * Rules that keep kills deterministic: no randomness and no wall-clock conditions in a modifier;
- * per-server state lives in a WeakMap keyed by the server's HookContext (`perServer`).
+ * per-server state lives in a WeakMap keyed by the server's HookContext (`perServer`). The one exception is
+ * DURABILITY_MUTANTS: faults that are time itself (a snapshot that stops refreshing, groups dropped with age), which
+ * only `agc certify --span` can show; they are apart from MUTANTS, so the kill matrix never runs them.
  */
 import { ENV } from './mutants/env';
 import { VER } from './mutants/ver';
@@ -24,7 +26,7 @@ import { LIST } from './mutants/list';
 import { PAGE } from './mutants/page';
 import { SCOPE } from './mutants/scope';
 import { CHAN } from './mutants/chan';
-import { VIS } from './mutants/vis';
+import { VIS, VIS_DURABILITY } from './mutants/vis';
 import { SCHEMA } from './mutants/schema';
 import { INPUT } from './mutants/input';
 import type { Mutant } from './mutants/helpers';
@@ -37,6 +39,13 @@ export type { Mutant } from './mutants/helpers';
  */
 export const MUTANTS: readonly Mutant[] = [ENV, VER, AUTH, ERR, CREATE, LIST, PAGE, SCOPE, CHAN, VIS, SCHEMA, INPUT].flatMap((family) => Object.values(family));
 
+/**
+ * Mutants whose fault shows only over time (reference/mutants/vis.ts, VIS_DURABILITY): no single run of the kit is
+ * expected to kill them, and the kill matrix does not run them; `agc certify --runs 2 --span 20s` must
+ * (tests/certify.test.ts). `--mutant` serves them, `--list-mutants` lists them after the others.
+ */
+export const DURABILITY_MUTANTS: readonly Mutant[] = Object.values(VIS_DURABILITY);
+
 export function findMutant(name: string): Mutant | undefined {
-  return MUTANTS.find((m) => m.name === name);
+  return MUTANTS.find((m) => m.name === name) ?? DURABILITY_MUTANTS.find((m) => m.name === name);
 }

@@ -41,6 +41,11 @@ export class GroupStore {
     return this.clock();
   }
 
+  /** The instant the store was made, on its clock: when the server started. */
+  startedAt(): number {
+    return this.start;
+  }
+
   add(group: GroupRecord): void {
     this.groups.push(group);
   }

@@ -9,6 +9,7 @@ import { deepFreeze } from '../schemas/spec';
 import { type RequestStats, type RetryCounts } from './api';
 import { type Failure } from './checks';
 import type { TokenRole } from '../config';
+import { CREATED_FORMAT, type CreatedRecord, type CreatedVia } from '../facts/created';
 
 /**
  * The run's own groups, created once before the suites start and shared by every test that needs
@@ -135,6 +136,20 @@ export const isGroup =
  */
 export const readAlone = (g: { key: string; judgedBy: string }, { bounds = false } = {}): boolean =>
   (!bounds && g.judgedBy === 'CREATE-05') || g.key === GROUPS.namesake.key;
+
+/**
+ * What a run leaves for `agc certify` to read back after later runs (facts/created.ts): its groups listed to the token
+ * that created them, by Id, with the values sent, except those only their own tests read (readAlone: a group at the
+ * profile's bounds is CREATE-05's to judge, not CREATE-02's).
+ */
+export function createdOf(dataset: Dataset): CreatedRecord {
+  const kept = dataset.groups.filter((g): g is GroupRecord & { id: string } => g.id !== null && g.visibleAfterMs !== null && !readAlone(g));
+  return {
+    format: CREATED_FORMAT,
+    runId: dataset.runId,
+    groups: kept.map((g) => ({ key: g.key, via: g.via as CreatedVia, id: g.id, sent: g.sent, createdAt: new Date(g.createdAt).toISOString() })),
+  };
+}
 
 /** The dataset lives in the run's private folder (run-dir.ts), removed at the end of the run. */
 export function datasetFile(runId: string): string {

@@ -3,7 +3,8 @@ import { EXIT } from '../common/exit-codes.mjs';
 import { ConfigError, kitConfigOf, TOKEN_VARIABLES, withReferenceURL, type KitConfig } from '../config';
 import { Api } from './api';
 import type { Exchange } from '../client/exchange';
-import { clearPhaseDone, markPhaseDone, saveDataset } from './dataset';
+import { clearPhaseDone, createdOf, markPhaseDone, saveDataset } from './dataset';
+import { writeCreated } from '../facts/created';
 import { phaseExchanges } from './dataset-needs';
 import { buildDataset } from './dataset-setup';
 import { loadProfile, type Profile } from '../schemas/profile';
@@ -175,6 +176,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       // From here on the runner holds the dataset as the workers read it (bounded, evidence.ts), not the phase's
       // answers whole: it plans from what they will ask, and keeps no megabytes of a target's answers for the run.
       const dataset = saveDataset(await runPhase(target, profile, exchange));
+      // For agc certify, which reads these groups back by Id after each later run (AG_KEEP_CREATED=1).
+      if (config.keepCreated) writeCreated(config.reportDir, createdOf(dataset));
       const keys = await selection;
       // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { FAILURES_KEEP_WORKER } from '../../config';
-import { MUTANTS } from '../../reference/mutants';
+import { DURABILITY_MUTANTS, MUTANTS } from '../../reference/mutants';
 import { defaultHooks } from '../../reference/server';
 import { loadProfile } from '../../schemas/profile';
 import { GroupStore, type GroupRecord } from '../../reference/store';
@@ -37,6 +37,20 @@ test.describe('mutant guards', () => {
       'entries of reference/mutants.expected.yaml without a mutant',
     ).toEqual([]);
     expect(MUTANTS.length).toBeGreaterThanOrEqual(30);
+  });
+
+  test('durability mutants (judged by agc certify --span, never by the kill matrix) are named apart, target an assessed requirement and are described', () => {
+    const durable = DURABILITY_MUTANTS.map((m) => m.name);
+    expectUniqueCamelCase([...names, ...durable], 'mutant');
+    expect(
+      durable.filter((n) => n in expected.mutants),
+      'durability mutants in reference/mutants.expected.yaml, which the kill matrix reads',
+    ).toEqual([]);
+    for (const m of DURABILITY_MUTANTS) {
+      expect(byId.get(m.breaks)?.level, m.name).toBe('MUST');
+      expect(m.description, m.name).toContain('agc certify --span');
+      expect(Object.keys(m.hooks), m.name).toHaveLength(1);
+    }
   });
 
   test('each mutant targets an assessed requirement, names it among its expected failures, and is described', () => {
@@ -102,8 +116,8 @@ test.describe('mutant guards', () => {
     const listed = reference(['--list-mutants']);
     expect(listed.status, listed.stderr).toBe(0);
     const lines = listed.stdout.trim().split('\n');
-    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual(names);
-    for (const m of MUTANTS) expect(listed.stdout).toContain(`${m.name}  (${m.breaks})  ${m.description}`);
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...names, ...DURABILITY_MUTANTS.map((m) => m.name)]);
+    for (const m of [...MUTANTS, ...DURABILITY_MUTANTS]) expect(listed.stdout).toContain(`${m.name}  (${m.breaks})  ${m.description}`);
     const unknown = reference(['--mutant', 'noSuchMutant', '--port', '0']);
     expect(unknown.status).toBe(3);
     expect(unknown.stderr).toContain('noSuchMutant');
