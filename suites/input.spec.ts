@@ -122,7 +122,7 @@ test.describe('INPUT handling of bad input', () => {
     requirement('INPUT-03', INPUT_03_LIST),
     async ({ plan, dataset, verify, kit, profile }, testInfo) => {
       const { list } = profile;
-      const { unread, idFilterKnown, wrongBody } = wrongListBodies(profile, dataset);
+      const { unread, idFilterKnown, wrongBody, examples } = wrongListBodies(profile, dataset);
       for (const key of unread)
         recordNote(
           testInfo,
@@ -139,6 +139,7 @@ test.describe('INPUT handling of bad input', () => {
         fc.asyncProperty(wrongBody!, async (body) => {
           await verify(await answer(body), refused);
         }),
+        { examples },
       );
     },
   );

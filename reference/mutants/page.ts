@@ -190,4 +190,18 @@ export const PAGE = family({
       },
     },
   },
+  /**
+   * The count query of a name search is built apart from the page's and loses the LIKE's parameter: it counts nothing,
+   * while the page lists the matches. Only answers of a name search show it.
+   */
+  nameSearchCountsNothing: {
+    breaks: 'PAGE-04',
+    description: 'a list filtered by name answers TotalCount 0 beside the items it lists',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return query.filter.name === undefined ? result : { ...result, TotalCount: 0 };
+      },
+    },
+  },
 });

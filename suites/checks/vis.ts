@@ -64,11 +64,12 @@ export function staysVisible(lost: string[], where = 'missing from this answer a
  * so that a read sent again after the visibility bound (suites/judging.ts afterBound) is judged afresh.
  */
 export function listedAgain(asked: string[]): Check {
-  return named('staysVisible', (ex, ctx) => {
+  return named('listedAgain', (ex, ctx) => {
     const listed = new Set(itemsOf(ex).map((item) => item.Id));
-    return staysVisible(
+    const failure = staysVisible(
       asked.filter((id) => !listed.has(id)),
       'missing from this read of them by their Ids',
     )(ex, ctx);
+    return failure && { ...failure, check: 'listedAgain' };
   });
 }

@@ -64,7 +64,14 @@ export const createField = fc.constantFrom('Name', 'Title', 'Description', 'Grou
  * decodes such a literal as a string, so a Mojolicious server built blind from the spec took it as a Name.
  * The generated doubles reach that range only by chance.
  */
-export const WRONG_TYPE_EXAMPLES: [string, unknown][] = [['Name', 2 ** 65]];
+export const WRONG_TYPE_EXAMPLES: [string, unknown][] = [
+  ['Name', 2 ** 65],
+  // And one of each other kind the catalogue names (INPUT-03's sends: numbers, objects, arrays, booleans), every run,
+  // whatever the draws: tests/sends.test.ts holds the catalogue to it. fast-check counts them among the runs.
+  ['Title', true],
+  ['Description', ['x']],
+  ['ProjectName', { value: 'x' }],
+];
 
 /** A create with one field of another type. A Name of another type carries no prefix: the Title does then, so a target that coerces it still files the group under this run. */
 export const wrongTypeCreate = (config: KitConfig, name: string, value: unknown): PlannedRequest =>
@@ -78,7 +85,7 @@ export const wrongTypeCreate = (config: KitConfig, name: string, value: unknown)
 export function wrongListBodies(
   profile: Profile,
   dataset: Dataset,
-): { unread: ValueFilter[]; idFilterKnown: boolean; wrongBody?: fc.Arbitrary<Record<string, unknown>> } {
+): { unread: ValueFilter[]; idFilterKnown: boolean; examples: [Record<string, unknown>][]; wrongBody?: fc.Arbitrary<Record<string, unknown>> } {
   const { list } = profile;
   const { filterField, filters } = list;
   // A filter the target ignores, or reads under another name, says nothing by what it makes of a wrong type there:
@@ -112,7 +119,11 @@ export function wrongListBodies(
   // A filter object of the wrong type, only where the target showed it reads filters from one.
   const objectRead = filterField !== '' && (idFilterKnown || read.length > 0);
   const arbitraries = [...wrongFilter, ...(idFilterKnown ? [wrongIds] : []), ...(objectRead ? [wrongFilterObject] : [])];
-  return { unread, idFilterKnown, ...(arbitraries.length ? { wrongBody: fc.oneof(...arbitraries) } : {}) };
+  // One of each kind the catalogue names, every run, in the filters read (the first of them, in turn): see WRONG_TYPE_EXAMPLES.
+  const examples: [Record<string, unknown>][] = read.length
+    ? [7, true, ['x'], { value: 'x' }].map((value, i) => [withFilters(list, { [read[i % read.length]]: value })])
+    : [];
+  return { unread, idFilterKnown, examples, ...(arbitraries.length ? { wrongBody: fc.oneof(...arbitraries) } : {}) };
 }
 
 /** INPUT-04's cases: each required field missing, the Name empty, each field one past its bound (with that bound). */

@@ -55,8 +55,8 @@ export const INPUT_03_CREATE = declareProperty('INPUT-03 create', ({ config }) =
   request: (name: string, value: unknown) => wrongTypeCreate(config, name, value),
 }));
 export const INPUT_03_LIST = declareProperty('INPUT-03 list', ({ profile, dataset }) => {
-  const { wrongBody } = wrongListBodies(profile, dataset);
-  return wrongBody && { arbitraries: [wrongBody], examples: [], request: (body: unknown) => listRequest(body) };
+  const { wrongBody, examples } = wrongListBodies(profile, dataset);
+  return wrongBody && { arbitraries: [wrongBody], examples, request: (body: unknown) => listRequest(body) };
 });
 export const INPUT_04 = declarePlan('INPUT-04', ({ config, profile }) => beyondBounds(config, profile).map(({ planned }) => planned));
 export const INPUT_05 = declarePlan('INPUT-05', () => unknownActionRequests());
