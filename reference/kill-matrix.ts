@@ -17,6 +17,12 @@ export interface ExpectedKill {
   fails: string[];
   /** Names of the checks reported as failing (from the tests' evidence). */
   checks: string[];
+  /**
+   * Checks that fail in some runs and not in others: the model's (suites/page-model.ts), whose commands after the first
+   * failure depend on which of its own creates the target had shown when it read, and whose first read may already be
+   * blocked by the phase's count. Never required, never unexpected; each is proven by its unit rows (tests/checks/).
+   */
+  sometimes?: string[];
 }
 
 export interface ExpectedKills {
@@ -28,7 +34,8 @@ export interface ExpectedKills {
 export function loadExpectedKills(file = EXPECTED_PATH): ExpectedKills {
   const data = YAML.parse(readFileSync(file, 'utf8')) as Partial<ExpectedKills> | null;
   const mutants: Record<string, ExpectedKill> = {};
-  for (const [name, entry] of Object.entries(data?.mutants ?? {})) mutants[name] = { fails: entry?.fails ?? [], checks: entry?.checks ?? [] };
+  for (const [name, entry] of Object.entries(data?.mutants ?? {}))
+    mutants[name] = { fails: entry?.fails ?? [], checks: entry?.checks ?? [], ...(entry?.sometimes ? { sometimes: entry.sometimes } : {}) };
   return { mutants, unreachableChecks: data?.unreachableChecks ?? {} };
 }
 

@@ -6,7 +6,8 @@ import { firstPageHoldsMatches, listShape } from './checks';
 import type { Profile } from '../schemas/profile';
 import { lengthIn, readPointer } from '../schemas/profile';
 import { namesakeNeeded, pollQuery, runNameParts } from './dataset-queries';
-import { detectIdFilters, detectPaging, detectValueFilters } from './detect';
+import { detectIdFilters, detectValueFilters } from './detect';
+import { detectPaging } from './detect-paging';
 import { GROUPS, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 

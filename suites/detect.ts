@@ -5,73 +5,20 @@ import { itemsOf } from './checks';
  * ignores. Each is recorded in the dataset as a profile mismatch with the setting that fits, or as the
  * finding of the requirement that owns the filter.
  */
-import { Api, listBody, nthPage, type ListQuery } from './api';
+import { Api, listBody, type ListQuery } from './api';
 import type { Exchange } from '../client/exchange';
 import { idFilterHoldsAll } from './checks';
 import type { Profile } from '../schemas/profile';
-import { FIELD_NAME_CANDIDATES, filterLabel, filterPlaces, readPointer, withFilters } from '../schemas/profile';
-import { confinedQuery, matchingNothing, primaryNamePart, pollQuery } from './dataset-queries';
+import { FIELD_NAME_CANDIDATES, filterLabel, filterPlaces, withFilters } from '../schemas/profile';
+import { matchingNothing, pollQuery } from './dataset-queries';
 import { readAlone, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
 
 /**
  * The run's primary groups the polls saw, as the suites read them (groupsOf: the group at the
  * profile's bounds left out), so that the detection's pages are the suites' pages too (api.ts shares them).
  */
-const seenPrimary = (dataset: Dataset): string[] =>
+export const seenPrimary = (dataset: Dataset): string[] =>
   dataset.groups.filter((g) => g.via === 'primary' && !readAlone(g) && g.visibleAfterMs !== null).map((g) => g.id!);
-
-/**
- * Pages of size 1 over the run's visible primary groups (or the user's whole list, which holds them:
- * pagesOf): does the target read the profile's paging fields at all? A first page holding more than one, or a second page holding the first page's group
- * under another PageNumber than the second's, shows it does not. And does it count pages from where the
- * profile does? A page before the profile's first, served with its items under that very PageNumber,
- * shows a target that counts from 0 (Spring Data's Pageable). Either way the paging requirements are
- * then not assessable, with the settings that fit.
- */
-export async function detectPaging(api: Api, profile: Profile, dataset: Dataset): Promise<void> {
-  const seen = seenPrimary(dataset);
-  if (seen.length < 2) return;
-  const { pageNumber, pageSize } = profile.list;
-  // The suites' paged query (pagesOf): the Ids, or under a one-Id filter the Name part the primary groups share, or where
-  // the Name filter matches whole Names the user's whole list, which holds them and maybe more.
-  const confined = confinedQuery(profile, seen, primaryNamePart(dataset));
-  const query = confined ?? {};
-  const before = pageNumber.minimum - 1;
-  const [first, second, earlier] = await Promise.all([
-    ...[1, 2].map((n) => api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: nthPage(profile, n), pageSize: 1 }))),
-    // The page before the first, of the same query: a target that clamps a negative offset to 0 (SQLite) serves the first page's group there.
-    api.call('ListAssetGroups', listBody(profile, { ...query, pageNumber: before, pageSize: 1 })),
-  ]);
-  const held = itemsOf(first).length;
-  const echoed = readPointer(first.response?.json, '/Result/PageSize');
-  if (held > 1 && echoed !== 1) {
-    (dataset.profileMismatch ??= {}).paging =
-      `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}: the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
-    return;
-  }
-  const ids = (ex: Exchange) => itemsOf(ex).map((item) => item.Id);
-  const number = readPointer(second.response?.json, '/Result/PageNumber');
-  if (held === 1 && JSON.stringify(ids(first)) === JSON.stringify(ids(second)) && number !== nthPage(profile, 2)) {
-    (dataset.profileMismatch ??= {}).paging =
-      `pages asked with ${pageNumber.field}: ${nthPage(profile, 1)} and ${nthPage(profile, 2)} held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
-    return;
-  }
-  // Another group than the first page's, under the PageNumber asked: a page of its own. One that only echoes the number
-  // over the first page's group (an offset below 0 clamped) is an invalid value served, PAGE-07's finding.
-  const earlierIds = ids(earlier);
-  if (
-    earlier.response?.status === 200 &&
-    readPointer(earlier.response.json, '/Result/PageNumber') === before &&
-    earlierIds.length === 1 &&
-    held === 1 &&
-    earlierIds[0] !== ids(first)[0] &&
-    (!confined || seen.includes(earlierIds[0] as string))
-  ) {
-    const defaultToo = readPointer(dataset.shared.emptyList.response?.json, '/Result/PageNumber') === before ? ` and list.pageNumber.default: ${before}` : '';
-    (dataset.profileMismatch ??= {}).paging =
-      `${pageNumber.field}: ${before} of size 1 was served with Result.PageNumber ${before} and another group than ${pageNumber.field}: ${pageNumber.minimum}: the target counts pages from ${before}, not ${pageNumber.minimum}; set list.pageNumber.minimum: ${before}${defaultToo}`;
-  }
-}
 
 type FilterKey = keyof Profile['list']['filters'];
 

@@ -107,6 +107,18 @@ export const FIELD_NAMES: readonly ProfileVariant[] = [
         ProfileListRequest: listRequest({ pageNumber: 'PageNo', pageSize: 'Limit', description: 'Variant pageNoLimit: paging fields PageNo and Limit.' }),
       },
     },
+    advises: 'set list.pageSize.field: Limit and list.pageNumber.field: PageNo',
+  },
+  {
+    name: 'pageIndexOnly',
+    description: 'The page number named PageIndex (as ASP.NET samples name it); the page size is PageSize.',
+    allows: NAMES_NOT_SHOWN,
+    profile: {
+      name: 'pageIndexOnly',
+      list: { pageNumber: { field: 'PageIndex' } },
+      $defs: { ProfileListRequest: listRequest({ pageNumber: 'PageIndex', description: 'Variant pageIndexOnly: page number PageIndex.' }) },
+    },
+    advises: 'set list.pageNumber.field: PageIndex',
   },
   {
     name: 'pageSizeStrict',
@@ -117,6 +129,7 @@ export const FIELD_NAMES: readonly ProfileVariant[] = [
       list: { pageNumber: { field: 'Page' }, pageSize: { field: 'Size' } },
       $defs: { ProfileListRequest: listRequest({ pageNumber: 'Page', pageSize: 'Size', description: 'Variant pageSizeStrict: paging fields Page and Size.' }) },
     },
+    advises: 'set list.pageSize.field: Size and list.pageNumber.field: Page',
     hooks: { validateList: refuseUnknownListFields },
   },
   {
