@@ -52,7 +52,11 @@ export function catalogueFacts(r: RequirementResult): string {
   </dl>`;
 }
 
-const testLabel = (t: Outcome) => (t.noticedIn ? `Found while running “${t.noticedIn}”` : t.title);
+/** A finding says where it was first met, and on how many answers of the run (the run-wide oracle counts them). */
+const testLabel = (t: Outcome) => {
+  const answers = t.failures[0]?.answers ?? 1;
+  return t.noticedIn ? `Found while running “${t.noticedIn}”${answers > 1 ? `, on ${answers} answers of the run` : ''}` : t.title;
+};
 
 /** What identifies one finding: the check, what it received, and the answer it judged. */
 function findingKey(f: FailureEvidence): string {

@@ -129,7 +129,7 @@ function testcase(r: RequirementResult, summary: ConformanceSummary): string {
         .filter((t) => t.status === 'failed')
         .map(
           (t) =>
-            `${oneLine(t.noticedIn ? `found while running ${t.noticedIn}` : t.title)}\n${t.error ? eachLine(t.error) : t.failures.map((f) => `${oneLine(f.check)}: ${oneLine(f.received)}\n${oneLine(f.documented)}\n${oneLine(f.fix)}`).join('\n')}`,
+            `${oneLine(t.noticedIn ? `found while running ${t.noticedIn}${(t.failures[0]?.answers ?? 1) > 1 ? `, on ${t.failures[0].answers} answers of the run` : ''}` : t.title)}\n${t.error ? eachLine(t.error) : t.failures.map((f) => `${oneLine(f.check)}: ${oneLine(f.received)}\n${oneLine(f.documented)}\n${oneLine(f.fix)}`).join('\n')}`,
         )
         .join('\n\n');
       const type = r.level === 'MUST' ? 'MUST' : `${r.level} (warning)`;

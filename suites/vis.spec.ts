@@ -1,7 +1,7 @@
 import { test, requirement, LISTED } from './fixtures';
 import { judgeVisibility } from './dataset-needs';
 import { recordLags, recordRetries } from '../facts/record';
-import { listedAgain } from './checks';
+import { staysVisible } from './checks';
 import { plannedTogether, VIS_02, visibilityRound, VISIBILITY_ROUNDS } from './plans';
 
 // VIS-01 judges the create-and-wait phase's record (suites/dataset-setup.ts); VIS-02 reads the run's groups again.
@@ -27,7 +27,8 @@ test.describe('VIS eventual visibility of created groups', () => {
         reads.map(({ planned }) => planned),
       );
       // Every group asked for was listed to this token before (groupsOf): one missing now, after its visibility bound, is lost.
-      for (const [i, exchange] of answers.entries()) await verify(exchange, [...LISTED, listedAgain(reads[i].query.groupIds!)]);
+      for (const [i, exchange] of answers.entries())
+        await verify(exchange, [...LISTED, staysVisible(reads[i].query.groupIds!, 'missing from this read of them by their Ids')]);
     }
   });
 });

@@ -129,7 +129,6 @@ export const FIELD_NAMES: readonly ProfileVariant[] = [
       list: { pageNumber: { field: 'Page' }, pageSize: { field: 'Size' } },
       $defs: { ProfileListRequest: listRequest({ pageNumber: 'Page', pageSize: 'Size', description: 'Variant pageSizeStrict: paging fields Page and Size.' }) },
     },
-    advises: 'set list.pageSize.field: Size and list.pageNumber.field: Page',
     hooks: { validateList: refuseUnknownListFields },
   },
   {

@@ -43,8 +43,11 @@ export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): Mu
  * the reads by Id just after it (`lost`, found by suites/fixtures.ts reading them back), or, in
  * VIS-02's own reads, missing from a read of them by their Ids (`where` says which).
  */
-export function staysVisible(lost: string[], where = 'missing from this answer and from a read by Id just after'): Check {
-  return named('staysVisible', () => {
+export function staysVisible(asked: string[], where = 'missing from this answer and from a read by Id just after'): Check {
+  return named('staysVisible', (ex) => {
+    // Judged on the answer itself: a read sent again after the visibility bound (suites/judging.ts afterBound) is judged afresh.
+    const listed = new Set(itemsOf(ex).map((item) => item.Id));
+    const lost = asked.filter((id) => !listed.has(id));
     if (!lost.length) return undefined;
     return {
       ...fail(
@@ -56,20 +59,5 @@ export function staysVisible(lost: string[], where = 'missing from this answer a
       // Read back alone by the verify fixture: found there, the Id filter dropped them (LIST-04's), not the snapshot.
       missing: lost,
     };
-  });
-}
-
-/**
- * VIS-02's own reads: every group asked for by Id, each listed before, is in this answer. Judged on the answer itself,
- * so that a read sent again after the visibility bound (suites/judging.ts afterBound) is judged afresh.
- */
-export function listedAgain(asked: string[]): Check {
-  return named('listedAgain', (ex, ctx) => {
-    const listed = new Set(itemsOf(ex).map((item) => item.Id));
-    const failure = staysVisible(
-      asked.filter((id) => !listed.has(id)),
-      'missing from this read of them by their Ids',
-    )(ex, ctx);
-    return failure && { ...failure, check: 'listedAgain' };
   });
 }
