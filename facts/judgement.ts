@@ -74,9 +74,10 @@ export type Step = Check | Owned;
  * fails the test with the received, documented and fix lines, its exchange attached as evidence.
  * A failing precondition owned by another requirement is that requirement's finding: it is
  * attached as such and the test is blocked by it. A check that shows the target follows another
- * profile makes the test not assessable, naming the setting that would fit.
+ * profile makes the test not assessable, naming the setting that would fit. Returns the answer it judged: the same
+ * request sent again once the visibility bound had passed, where the first answer missed groups within it.
  */
-export type Verify = (exchange: Exchange, steps: Step[]) => Promise<void>;
+export type Verify = (exchange: Exchange, steps: Step[]) => Promise<Exchange>;
 /** Applies a check over several exchanges (distinct Ids, a page walk) as the test's own judgement. */
 export type Judge = (exchanges: Exchange[], check: MultiCheck) => Promise<void>;
 

@@ -90,10 +90,18 @@ export function oneFindingPerCheck(tests: Outcome[]): Outcome[] {
       const merged = { ...test, failures: [{ ...failure, answers: failure.answers ?? 1 }] };
       first.set(failure.check, merged);
       kept.push(merged);
-    } else known.failures[0].answers! += failure.answers ?? 1;
+    } else {
+      known.failures[0].answers! += failure.answers ?? 1;
+      // Other answers that showed it, to another test or otherwise, stay as evidence too: a few of them.
+      const told = test.noticedIn !== known.noticedIn || !known.failures.some((f) => f.received === failure.received);
+      if (known.failures.length < MERGED_EVIDENCE && told) known.failures.push(failure);
+    }
   }
   return kept;
 }
+
+/** How many of a finding's differing answers its outcome keeps as evidence. */
+const MERGED_EVIDENCE = 3;
 
 function requirementResult(entry: Requirement, tests: Outcome[]): RequirementResult {
   // Where the runner placed the tests (Playwright's test.location); a requirement none of whose tests ended here has none.

@@ -12,7 +12,7 @@ import { isObject, OPERATIONS, parseJson } from '../schemas/spec';
 const tokenAuthError = errorWith(401);
 
 /** Judges the answers of refusedForms' planned requests (suites/plans/): the run's unknown token first, then every form as a 401 TokenAuthError. */
-async function judgeRefusedForms(verify: (ex: Exchange, steps: Step[]) => Promise<void>, [unknown, ...answers]: Exchange[]) {
+async function judgeRefusedForms(verify: (ex: Exchange, steps: Step[]) => Promise<unknown>, [unknown, ...answers]: Exchange[]) {
   // Beside them the run's unknown token (AUTH-04's list, one answer for the run): an answer like its wrong one is that deviation again.
   for (const answer of answers) await verify(answer, errorWith(401, owned('AUTH-04', unlikeUnknownToken(unknown))));
 }

@@ -217,8 +217,8 @@ export async function everyGroupListed(api: Api, profile: Profile, dataset: Data
 /** The AssetSpaceId of one of the run's groups, as its own token lists it (the create request carries none). */
 export async function spaceOf(api: Api, profile: Profile, dataset: Dataset, group: GroupRecord & { id: string }, verify: Verify): Promise<string> {
   const id = group.id;
-  const listed = readOf(await roleGroupsRead(api, profile, dataset, group.via, { bounds: group.judgedBy === 'CREATE-05' }), id);
-  await verify(listed, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding([id]))]);
+  const read = readOf(await roleGroupsRead(api, profile, dataset, group.via, { bounds: group.judgedBy === 'CREATE-05' }), id);
+  const listed = await verify(read, [...listedBy('LIST-04'), owned('LIST-04', listsIncluding([id]))]);
   const space = itemsOf(listed).find((item) => item.Id === id)?.AssetSpaceId;
   test.skip(typeof space !== 'string', 'not assessable: the group carries no AssetSpaceId string (SCHEMA-02 judges that)');
   return space as string;

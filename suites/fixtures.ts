@@ -225,6 +225,7 @@ const judging = withPlans.extend<{ verify: Verify; judge: Judge }>({
         if (later) [exchange, judgement] = [later, judgeSteps(later, steps, own, kit.context)];
         for (const name of judgement.checked) recordCheck(testInfo, name);
         await settle(testInfo, judgement, exchange, deps);
+        return exchange;
       });
     },
     { box: 'self' },

@@ -7,6 +7,7 @@ import type { Exchange } from '../client/exchange';
 import { TOKEN_VARIABLES, type TokenRole } from '../config';
 import { createdOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from '../suites/oracle';
 import { context } from './checks/context';
+import { oneFindingPerCheck, type Outcome } from '../reporters/verdict';
 import { createdId, ref, withJson, withRequestBody, withResponse } from './checks/exchanges';
 
 /** A recorded exchange as the kit's client records a request of one of its tokens (`Bearer <AG_TOKEN>`). */
@@ -114,4 +115,24 @@ test('one deviation met on many answers is one finding with their count', () => 
   }
   const distinct = findings.distinct();
   expect(distinct.map(({ finding, count }) => [finding.requirement, finding.failure.check, count])).toEqual([['VER-01', 'echoesVersion', 3]]);
+});
+
+test('in the verdict, the findings of one check met by several tests are one outcome: the answers summed, a few of the evidence kept', () => {
+  const finding = (noticedIn: string, received: string, answers: number): Outcome => ({
+    requirement: 'VER-01',
+    title: noticedIn,
+    file: 'suites/x.spec.ts',
+    status: 'failed',
+    durationMs: 0,
+    checks: ['echoesVersion'],
+    failures: [{ check: 'echoesVersion', received, documented: 'd', fix: 'f', answers }],
+    noticedIn,
+  });
+  const own: Outcome = { ...finding('VER-01 own', 'x', 1), noticedIn: undefined };
+  const merged = oneFindingPerCheck([own, finding('LIST-05 a', 'Version ""', 3), finding('LIST-07 b', 'Version ""', 2), finding('LIST-05 a', 'Version ""', 1)]);
+  expect(merged.length).toBe(2);
+  expect(merged[1].failures.map((f) => [f.received, f.answers])).toEqual([
+    ['Version ""', 6],
+    ['Version ""', 2],
+  ]);
 });

@@ -14,7 +14,7 @@ import {
   stackPages,
   werkzeugBadRequest,
 } from '../wire';
-import { family, isObject, perServer, syntaxError, utf8, withoutRegion, withoutRequestId } from './helpers';
+import { family, isObject, perServer, refusingOtherGroupTypes, syntaxError, utf8, withoutRegion, withoutRequestId } from './helpers';
 
 /** Action or Version absent from the query (not empty: an empty parameter is still there). */
 const missingParameter = (action: string | null, version: string | null) => (action === null ? 'Action' : version === null ? 'Version' : null);
@@ -255,10 +255,7 @@ export const ENV = family({
     breaks: 'ENV-05',
     description: "a list filtered by a GroupType other than AIGC is refused with Werkzeug's HTML 400 page",
     hooks: {
-      authorizeList: (principal, query, ctx) =>
-        query.filter.groupType !== undefined && query.filter.groupType !== 'AIGC'
-          ? new ApiError(400, 'AssetBadRequest', WERKZEUG_400)
-          : defaultHooks.authorizeList(principal, query, ctx),
+      authorizeList: refusingOtherGroupTypes(new ApiError(400, 'AssetBadRequest', WERKZEUG_400)),
       encodeResponse: (payload, status) =>
         JSON.stringify(payload).includes(JSON.stringify(WERKZEUG_400).slice(1, -1))
           ? { contentType: 'text/html; charset=utf-8', text: WERKZEUG_400 }

@@ -1,6 +1,6 @@
 /** ERR: the error body, its kind and the statuses errors are answered with. */
 import { ApiError, defaultHooks } from '../behaviour';
-import { family, onRefusedBearer } from './helpers';
+import { family, onRefusedBearer, refusingOtherGroupTypes } from './helpers';
 
 export const ERR = family({
   /**
@@ -95,10 +95,7 @@ export const ERR = family({
     breaks: 'ERR-02',
     description: "a list filtered by a GroupType other than AIGC is refused 400 with the kind AssetError (the create's) instead of AssetBadRequest",
     hooks: {
-      authorizeList: (principal, query, ctx) =>
-        query.filter.groupType !== undefined && query.filter.groupType !== 'AIGC'
-          ? new ApiError(400, 'AssetError', 'GroupType must be AIGC')
-          : defaultHooks.authorizeList(principal, query, ctx),
+      authorizeList: refusingOtherGroupTypes(new ApiError(400, 'AssetError', 'GroupType must be AIGC')),
     },
   },
 });

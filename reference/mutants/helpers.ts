@@ -126,3 +126,9 @@ export function syntaxError(raw: Buffer): string | null {
     return (error as Error).message;
   }
 }
+
+/** The list's authorization step refusing a GroupType other than AIGC with this error, as a validation step written for the create would. */
+export const refusingOtherGroupTypes =
+  (error: ApiError): ReferenceHooks['authorizeList'] =>
+  (principal, query, ctx) =>
+    query.filter.groupType !== undefined && query.filter.groupType !== 'AIGC' ? error : defaultHooks.authorizeList(principal, query, ctx);
