@@ -14,7 +14,7 @@ import {
   stackPages,
   werkzeugBadRequest,
 } from '../wire';
-import { family, isObject, perServer, refusingOtherGroupTypes, syntaxError, utf8, withoutRegion, withoutRequestId } from './helpers';
+import { family, isObject, nameSearchEnvelope, perServer, refusingOtherGroupTypes, syntaxError, utf8, withoutRegion, withoutRequestId } from './helpers';
 
 /** Action or Version absent from the query (not empty: an empty parameter is still there). */
 const missingParameter = (action: string | null, version: string | null) => (action === null ? 'Action' : version === null ? 'Version' : null);
@@ -296,5 +296,11 @@ export const ENV = family({
       })(),
       wire: stackPages,
     },
+  },
+  /** The search by name as a later handler whose envelope leaves the Region out. */
+  nameSearchWithoutRegion: {
+    breaks: 'ENV-01',
+    description: 'answers to a list filtered by name carry no ResponseMetadata.Region',
+    hooks: nameSearchEnvelope(withoutRegion),
   },
 });

@@ -1,9 +1,6 @@
 /** VER: the Version and Action echoed in ResponseMetadata. */
 import { defaultHooks, OPERATIONS, SPEC_VERSION, type Operation } from '../behaviour';
-import { family } from './helpers';
-
-/** Marks a name search's result for its envelope (not enumerable: never on the wire). */
-const NAME_SEARCH = Symbol('name search');
+import { family, nameSearchEnvelope } from './helpers';
 
 export const VER = family({
   /** The auth middleware runs before the query is read: its 401s carry an empty Version. */
@@ -42,13 +39,12 @@ export const VER = family({
   nameSearchVersionBlank: {
     breaks: 'VER-01',
     description: 'answers to a list filtered by name carry ResponseMetadata.Version ""',
-    hooks: {
-      listGroups: (principal, query, ctx) => {
-        const result = defaultHooks.listGroups(principal, query, ctx);
-        return query.filter.name === undefined ? result : Object.defineProperty({ ...result }, NAME_SEARCH, { value: true });
-      },
-      successBody: (meta, result, ctx) =>
-        defaultHooks.successBody(typeof result === 'object' && result !== null && NAME_SEARCH in result ? { ...meta, Version: '' } : meta, result, ctx),
-    },
+    hooks: nameSearchEnvelope((meta) => ({ ...meta, Version: '' })),
+  },
+  /** The same later handler, whose envelope names the response type instead of echoing the Action. */
+  nameSearchActionSuffixed: {
+    breaks: 'VER-02',
+    description: 'answers to a list filtered by name carry ResponseMetadata.Action "ListAssetGroupsResponse"',
+    hooks: nameSearchEnvelope((meta) => ({ ...meta, Action: `${meta.Action}Response` })),
   },
 });
