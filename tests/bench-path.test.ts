@@ -1,0 +1,51 @@
+/**
+ * The bench's critical path (bench/critical-path.ts) and the proxy that adds latency at the socket (bench/latency-proxy.ts):
+ * the chain is the longest run of requests each sent after the one before it was answered, and the proxy holds each answer.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { criticalPath, stepLabel } from '../bench/critical-path';
+import { startLatencyProxy, type ProxiedExchange } from '../bench/latency-proxy';
+
+const at = (arrivedMs: number, answeredMs: number, body = '{}'): ProxiedExchange => ({ arrivedMs, answeredMs, action: 'ListAssetGroups', body, status: 200 });
+
+test('the critical path is the longest chain of requests each sent after the one before it was answered', () => {
+  // a → c → d one after another; b overlaps a and c; e overlaps everything after a.
+  const log = [at(0, 10, '{"a":1}'), at(5, 30, '{"b":1}'), at(12, 20, '{"c":1}'), at(25, 40, '{"d":1}'), at(11, 50, '{"e":1}')];
+  const path = criticalPath(log);
+  expect(path.depth).toBe(3);
+  expect(path.steps.map((s) => s.body)).toEqual(['{"a":1}', '{"c":1}', '{"d":1}']);
+  expect(criticalPath([]).depth).toBe(0);
+  // All at once: one round trip.
+  expect(criticalPath([at(0, 10), at(1, 11), at(2, 12)]).depth).toBe(1);
+});
+
+test("a step is named by its operation and what it asks: a create's Name label, a list's filters and paging", () => {
+  expect(stepLabel({ ...at(0, 1, '{"Name":"agc-r1-ds-p0-x"}'), action: 'CreateAssetGroup' }, 'agc-r1-')).toBe('CreateAssetGroup ds-p0-x → 200');
+  expect(stepLabel(at(0, 1, '{"Filter":{"GroupIds":["a","b"]},"PageSize":100}'), 'agc-r1-')).toBe(
+    'ListAssetGroups {Filter: {GroupIds: [2]}, PageSize: 100} → 200',
+  );
+  expect(stepLabel(at(0, 1, '{"Name": '), 'agc-r1-')).toBe('ListAssetGroups (a body that is not JSON) → 200');
+});
+
+test('the proxy holds every answer the latency it adds, passes bodies through, and logs when each arrived and left', async () => {
+  const target = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end(JSON.stringify({ echoed: req.url })));
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const proxy = await startLatencyProxy(`http://127.0.0.1:${(target.address() as AddressInfo).port}`, 150);
+  try {
+    const started = performance.now();
+    const answer = await fetch(`${proxy.url}/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01`, { method: 'POST', body: '{}' });
+    expect(await answer.json()).toEqual({ echoed: '/v1/media_assets/?Action=ListAssetGroups&Version=2024-01-01' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(150);
+    await expect.poll(() => proxy.log.length).toBe(1);
+    expect(proxy.log[0]).toMatchObject({ action: 'ListAssetGroups', body: '{}', status: 200 });
+    expect(proxy.log[0].answeredMs - proxy.log[0].arrivedMs).toBeGreaterThanOrEqual(150);
+  } finally {
+    await proxy.close();
+    target.close();
+  }
+});
