@@ -129,6 +129,7 @@ export const FIELD_NAMES: readonly ProfileVariant[] = [
       list: { pageNumber: { field: 'Page' }, pageSize: { field: 'Size' } },
       $defs: { ProfileListRequest: listRequest({ pageNumber: 'Page', pageSize: 'Size', description: 'Variant pageSizeStrict: paging fields Page and Size.' }) },
     },
+    advises: 'or list.pageSize.field and list.pageNumber.field',
     hooks: { validateList: refuseUnknownListFields },
   },
   {

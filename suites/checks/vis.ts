@@ -1,6 +1,8 @@
 /** VIS: created groups become visible within the timeout, and stay visible. */
 import type { Exchange } from '../../client/exchange';
 import { fail, itemsOf, named, type Check, type Failure, type MultiCheck } from './kit';
+import { readPointer } from '../../schemas/profile';
+import { parseJson } from '../../schemas/spec';
 
 export interface VisibilityRecord {
   key: string;
@@ -19,7 +21,7 @@ const late = (g: VisibilityRecord, timeoutMs: number) => g.visibleAfterMs === nu
  * not know the profile's Id filter: a mismatch naming those settings.
  */
 export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): MultiCheck {
-  return named('visibleInTime', (polls: Exchange[]): Failure | undefined => {
+  return named('visibleInTime', (polls: Exchange[], ctx): Failure | undefined => {
     const lateOnes = groups.filter((g) => late(g, timeoutMs));
     if (!lateOnes.length) return undefined;
     const refused = polls.find((ex) => ex.response?.status !== 200);
@@ -29,10 +31,13 @@ export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): Mu
       'The list operation reads a local snapshot of the groups. It does not contact the upstream system, so its data may lag briefly.',
       'make created groups reach the list snapshot; raise AG_VISIBILITY_TIMEOUT_MS if your lag is longer than briefly',
     );
+    // A poll also sends the largest page: a target that refuses fields it does not know may refuse the page size's name.
+    const { pageSize } = ctx.profile.list;
+    const paged = readPointer(parseJson(refused?.request.body ?? ''), `/${pageSize.field}`) !== undefined;
     if (refused)
       return {
         ...failure,
-        profileMismatch: `the visibility poll, a list filtered by Id, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField, list.filters.groupIds and list.idFilterTakes`,
+        profileMismatch: `the visibility poll, a list filtered by Id${paged ? ` with ${pageSize.field}` : ''}, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField, list.filters.groupIds and list.idFilterTakes${paged ? ', or list.pageSize.field and list.pageNumber.field' : ''}`,
       };
     return failure;
   });

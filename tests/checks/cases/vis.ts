@@ -35,6 +35,15 @@ export const CASES: Case[] = [
     expect: 'the polls for them were refused',
     mismatch: true,
   },
+  {
+    check: 'visibleInTime',
+    title: 'its polls, which sent a page size, refused: the paging fields named too',
+    judge: VIS.visibleInTime(never, TIMEOUT),
+    exchanges: [ref('pageSize0')],
+    fails: true,
+    expect: 'or list.pageSize.field and list.pageNumber.field',
+    mismatch: true,
+  },
 
   { check: 'staysVisible', title: 'the group asked for listed again', judge: VIS.staysVisible([id]), exchange: ref('byIds'), fails: false },
   { check: 'staysVisible', title: 'nothing lost', judge: VIS.staysVisible([]), exchange: ref('byIds'), fails: false },
