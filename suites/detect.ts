@@ -5,6 +5,7 @@ import { itemsOf } from './checks';
  * ignores. Each is recorded in the dataset as a profile mismatch with the setting that fits, or as the
  * finding of the requirement that owns the filter.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Api, listBody, type ListQuery } from './api';
 import type { Exchange } from '../client/exchange';
 import { idFilterHoldsAll } from './checks';
@@ -102,7 +103,7 @@ export async function detectIdFilters(api: Api, profile: Profile, dataset: Datas
       api.call('ListAssetGroups', listBody(profile, pollQuery(profile, seen))),
     ]);
     if (listsOthers(subset, some) || listsOthers(all, seen)) dataset.idFilterLeaked = true;
-    else idFilterKeepsAll(dataset, seen, all);
+    else idFilterKeepsAll(dataset, seen, await readAfterBound(api, profile, dataset, seen, all));
   }
   if (dataset.idFilterLeaked) await detectIdFilter(api, profile, dataset);
 }
@@ -204,6 +205,21 @@ function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, query: L
  * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
  * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
  */
+/**
+ * The read of every seen group, sent again once their visibility bound has passed where it missed some before it:
+ * within the bound a snapshot may go back (replicas, a reload), and a read that misses groups then says nothing of the
+ * Id filter. Only a target whose read missed some waits; against one that drops Ids, the phase waits out the bound.
+ */
+async function readAfterBound(api: Api, profile: Profile, dataset: Dataset, seen: string[], read: Exchange): Promise<Exchange> {
+  const listed = new Set(itemsOf(read).map((item) => item.Id));
+  if (read.response?.status !== 200 || seen.every((id) => listed.has(id))) return read;
+  const created = new Map(dataset.groups.map((g) => [g.id, g.createdAt]));
+  const bound = Math.max(...seen.map((id) => created.get(id) ?? 0)) + dataset.visibilityTimeoutMs;
+  if ((read.sentAt ?? Infinity) >= bound) return read;
+  await sleep(bound - Date.now() + 50);
+  return api.call('ListAssetGroups', listBody(profile, pollQuery(profile, seen)), { fresh: true });
+}
+
 export function idFilterKeepsAll(dataset: Dataset, seen: string[], exchange: Exchange): void {
   const failure = idFilterHoldsAll(seen)(exchange);
   // A read that lists none of them says nothing of the filter: within their visibility bound a snapshot may go back

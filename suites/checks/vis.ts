@@ -31,15 +31,14 @@ export function visibleInTime(groups: VisibilityRecord[], timeoutMs: number): Mu
       'The list operation reads a local snapshot of the groups. It does not contact the upstream system, so its data may lag briefly.',
       'make created groups reach the list snapshot; raise AG_VISIBILITY_TIMEOUT_MS if your lag is longer than briefly',
     );
+    if (!refused) return failure;
     // A poll also sends the largest page: a target that refuses fields it does not know may refuse the page size's name.
     const { pageSize } = ctx.profile.list;
-    const paged = readPointer(parseJson(refused?.request.body ?? ''), `/${pageSize.field}`) !== undefined;
-    if (refused)
-      return {
-        ...failure,
-        profileMismatch: `the visibility poll, a list filtered by Id${paged ? ` with ${pageSize.field}` : ''}, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField, list.filters.groupIds and list.idFilterTakes${paged ? ', or list.pageSize.field and list.pageNumber.field' : ''}`,
-      };
-    return failure;
+    const paged = readPointer(parseJson(refused.request.body), `/${pageSize.field}`) !== undefined;
+    return {
+      ...failure,
+      profileMismatch: `the visibility poll, a list filtered by Id${paged ? ` with ${pageSize.field}` : ''}, was answered HTTP ${refused.response?.status ?? 'nothing'}: the target may not know the profile's field names; set list.filterField, list.filters.groupIds and list.idFilterTakes${paged ? ', or list.pageSize.field and list.pageNumber.field' : ''}`,
+    };
   });
 }
 
