@@ -39,6 +39,8 @@ export interface Failure {
   flaky?: string;
   /** How many answers of the run showed this finding (the run-wide oracle's, suites/oracle.ts); the evidence is the first. */
   answers?: number;
+  /** Where the answers were met when no test received them (the create-and-wait phase): the report says so instead of a test's title. */
+  place?: string;
 }
 
 export interface CheckContext {

@@ -71,7 +71,7 @@ export function findingOutcomes(test: RecordedTest): Outcome[] {
     durationMs: 0,
     checks: [finding.failure.check],
     failures: [finding.failure],
-    noticedIn: test.title,
+    noticedIn: finding.failure.place ?? test.title,
   }));
 }
 

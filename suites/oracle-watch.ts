@@ -16,6 +16,8 @@ import { roleOf } from './call';
 import { datasetFile, loadDataset, type Dataset } from './dataset';
 import { createdOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from './oracle';
 
+const PHASE = 'the create-and-wait phase';
+
 /** The groups the phase created, as the model starts. */
 function phaseCreated(dataset: Dataset | undefined): Map<string, CreatedGroup | null> {
   const created = new Map<string, CreatedGroup | null>();
@@ -62,7 +64,13 @@ export function watchAnswers(api: Api, runId: string, context: CheckContext): (t
     findings.add(exchange, judgeAnswer(exchange, ctx));
   };
   return (testInfo) => {
-    if (dataset && claimPhase(runId)) for (const exchange of phaseAnswers(dataset)) findings.add(exchange, judgeAnswer(exchange, ctx));
+    // The phase's answers are the phase's findings, wherever they are recorded.
+    if (dataset && claimPhase(runId)) {
+      const phase = new Findings();
+      for (const exchange of phaseAnswers(dataset)) phase.add(exchange, judgeAnswer(exchange, ctx));
+      for (const { finding, exchange, count } of phase.distinct())
+        recordFinding(testInfo, { requirement: finding.requirement, failure: { ...finding.failure, answers: count, place: PHASE }, exchange });
+    }
     const own = ownRequirement(testInfo);
     // What the test itself found and recorded already (its own failure, a precondition's finding) is not found twice.
     const recorded = new Set(

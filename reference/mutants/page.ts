@@ -6,6 +6,9 @@ import { family, listWith, perServer } from './helpers';
 /** What each list request sent for its paging fields, keyed by its validated query. */
 const sentPaging = perServer(() => new WeakMap<ListQuery, { pageNumber?: number; pageSize?: number }>());
 
+/** Marks a read that went to the export path (not enumerable: never on the wire). */
+const EXPORTED = Symbol('export path');
+
 export const PAGE = family({
   /** `slice(offset, offset + size + 1)`: one item too many on every full page. */
   pageOneTooMany: {
@@ -201,6 +204,27 @@ export const PAGE = family({
       listGroups: (principal, query, ctx) => {
         const result = defaultHooks.listGroups(principal, query, ctx);
         return query.filter.name === undefined ? result : { ...result, TotalCount: 0 };
+      },
+    },
+  },
+  /**
+   * A read of the largest page without a page number goes to the export path, which writes the page size of its own cursor
+   * (1) in Result.PageSize while it lists every match. The PAGE tests ask pages by their number (or no paging at all): only
+   * the run-wide oracle compares such a read's items with the PageSize it states.
+   */
+  exportPathStatesPageSizeOne: {
+    breaks: 'PAGE-01',
+    description: "a list asked with the profile's largest PageSize and no PageNumber says Result.PageSize 1, and lists every match",
+    hooks: {
+      validateList: (body, ctx) => {
+        const query = defaultHooks.validateList(body, ctx);
+        const { pageNumber, pageSize } = ctx.profile.list;
+        const exported = !(query instanceof ApiError) && body[pageNumber.field] === undefined && body[pageSize.field] === pageSize.maximum;
+        return exported ? Object.defineProperty({ ...query }, EXPORTED, { value: true }) : query;
+      },
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        return EXPORTED in query ? { ...result, PageSize: 1 } : result;
       },
     },
   },
