@@ -29,12 +29,10 @@ import { CREATED_FILE } from '../facts/created';
 import type { KeyObject } from 'node:crypto';
 
 /**
- * `agc certify`: the suites run N times against one target, each run with its own seed (S, S+1,
- * …) and its own report folder (DIR/run-1, …), through `agc run` itself, so a certification runs
- * exactly what a run does. Against a target of its own, each run leaves the groups it created (created.json), and
- * after each run but the first the groups of the earlier ones are read back by Id (certify/durability.ts); `spanMs`
- * spreads the runs' starts evenly over a span, so that those reads come that much later. Then DIR/certificate.json and
- * DIR/index.html.
+ * `agc certify`: the suites run N times against one target through `agc run` itself, each with its own seed (S, S+1, …)
+ * and report folder (DIR/run-1, …). Against a target of its own, each run leaves the groups it created (created.json),
+ * read back by Id after every later run (certify/durability.ts); `spanMs` spreads the runs' starts evenly over a span,
+ * so that those reads come that much later. Then DIR/certificate.json and DIR/index.html.
  */
 
 const ROOT = path.resolve(__dirname, '..');
@@ -74,9 +72,8 @@ function waitUntil(at: number): Promise<boolean> {
 const agcRun = (args: string[], env: NodeJS.ProcessEnv) => runChild(AGC, ['run', ...args], env, process.cwd());
 
 /**
- * What an earlier certification left in DIR (its certificate, its page and the run folders it
- * names) is removed, so nothing stale sits beside the new certificate. Nothing else in DIR is
- * touched: only a file that is a certificate of this kit counts as an earlier certification.
+ * What an earlier certification left in DIR (its certificate, its page, the run folders it names) is removed, so nothing
+ * stale sits beside the new one. Nothing else: only a file that is a certificate of this kit counts as an earlier one.
  */
 function clearOutputs(dir: string): void {
   mkdirSync(dir, { recursive: true });

@@ -97,7 +97,8 @@ export function stackPages(answer: WireAnswer, request: WireRequest): WireAnswer
   };
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** As markupsafe.escape and PHP's htmlspecialchars(ENT_QUOTES) write them. */
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /**
  * Express's finalhandler page for an error it did not have a handler for (body-parser's

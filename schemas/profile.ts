@@ -21,10 +21,7 @@ export const PAST_END = ['empty', 'last', 'refuse'] as const;
 export const ID_FILTER_TAKES = ['many', 'one'] as const;
 /** The unit length bounds count in: Unicode code points, UTF-16 code units, or UTF-8 bytes. */
 export const LENGTH_UNITS = ['code-points', 'utf16', 'bytes'] as const;
-/**
- * rfc3339-utc: RFC 3339 with Z only; iso8601-utc: any ISO 8601 form that denotes UTC, in one format throughout
- * (2024-01-01T12:00:00+00:00, 20240101T120000+0000; schemas/timestamp.ts).
- */
+/** rfc3339-utc: RFC 3339 with Z only; iso8601-utc: any ISO 8601 form that denotes UTC, one format throughout (schemas/timestamp.ts). */
 export const TIMESTAMP_FORMATS = ['rfc3339-utc', 'iso8601-utc'] as const;
 
 export interface Profile {
@@ -196,8 +193,7 @@ function assertShape(p: Record<string, unknown>, origin: string): asserts p is R
 export function loadProfile(overridePath?: string): Profile {
   const base = readYaml(REFERENCE_PROFILE_PATH, 'reference profile');
   assertShape(base, REFERENCE_PROFILE_PATH);
-  if (!overridePath) return base;
-  return overridden(base, readYaml(overridePath, 'AG_PROFILE'), overridePath);
+  return overridePath ? overridden(base, readYaml(overridePath, 'AG_PROFILE'), overridePath) : base;
 }
 
 /**

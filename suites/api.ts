@@ -26,7 +26,6 @@ export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
 export { askedOf, listBody, nthPage, type ListQuery } from './list-body';
 export { type RequestStats } from '../client/request-stats';
 export { RATE_LIMITED_REASON, rateLimitedOut, type RetryCounts } from '../client/retry';
-
 export { RawBody, VERSION, type CallOptions, type Read } from './call';
 export { seenBy, seenByAny } from './worker-state';
 
@@ -145,11 +144,9 @@ export class Api {
   }
 
   /**
-   * Sends shared requests (`shared`) ahead of the tests that will ask for them: the runner does, once the
-   * create-and-wait phase is over (suites/plans/). Each is claimed at once, so that a test asking
-   * meanwhile waits for its answer instead of sending it too (claims are written before this returns
-   * its promise); then they are sent as `lanes` allow, and each answer is published. A 429 or 503 is
-   * not: the test that asks sends its own and waits it out.
+   * Sends shared requests ahead of the tests that will ask for them (the runner, once the phase is over: suites/plans/).
+   * Each is claimed before this returns its promise, so that a test asking meanwhile waits for its answer instead of
+   * sending it too; then sent as `lanes` allow, each answer published. A 429 or 503 is not: the asker sends its own.
    */
   async sendAhead(requests: { action: OperationId | string | null; body: unknown; options: CallOptions; chain?: string }[], lanes: Lanes): Promise<void> {
     const keyed = requests.map((request) => ({ request, key: requestKey(request.action, request.body, request.options) }));

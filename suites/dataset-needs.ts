@@ -14,7 +14,7 @@ import { askedOf, listBody, type Api, type ListQuery, type Read } from './api';
 import { JSON_ANSWER, countOfWholePage, listedBy, succeeded, listShape, listsIncluding, owned, RESULT_READ, visibleInTime, type Step } from './checks';
 import type { TokenRole } from '../config';
 import type { Judge, Verify } from '../facts/judgement';
-import { Dataset, GroupName, GroupRecord, isGroup, loadDataset, pollDelays, readAlone, visibilityOwner } from './dataset';
+import { Dataset, GroupName, GroupRecord, isGroup, loadDataset, pollDelays, readAlone, visibilityBound, visibilityOwner } from './dataset';
 import { confinedQuery, namesakePages, primaryNamePart, roleGroupsQuery } from './dataset-queries';
 
 /**
@@ -197,7 +197,11 @@ export async function everyGroupListed(api: Api, profile: Profile, dataset: Data
     const delay = delays.next().value;
     const listed = new Set(reads.flatMap((r) => itemsOf(r.exchange).map((item) => item.Id)));
     const missing = all.filter((g) => !listed.has(g.id));
-    const deadline = Math.max(0, ...missing.map((g) => g.createdAt + dataset.visibilityTimeoutMs));
+    const deadline =
+      visibilityBound(
+        dataset,
+        missing.map((g) => g.id),
+      ) ?? 0;
     if (reads.some((r) => r.exchange.response?.status !== 200) || !missing.length || Date.now() + delay > deadline) return reads;
     await sleep(delay);
     // Only the reads that asked for a missing group are sent again: all of them, or under a one-Id filter those groups' own.

@@ -222,6 +222,18 @@ export function loadDataset(runId: string): Dataset {
   return dataset;
 }
 
+/**
+ * When a read of these groups of the run can no longer miss one (epoch ms): the latest of their creates plus the
+ * visibility timeout. Within it a group may be missing, even after a read that listed it (replicas, a reloaded
+ * snapshot). Undefined where one of them is not the phase's.
+ */
+export function visibilityBound(dataset: Dataset, ids: readonly unknown[]): number | undefined {
+  const createdAt = new Map(dataset.groups.map((g) => [g.id, g.createdAt]));
+  const times = ids.map((id) => createdAt.get(id as string));
+  if (!times.length || times.some((t) => t === undefined)) return undefined;
+  return Math.max(...(times as number[])) + dataset.visibilityTimeoutMs;
+}
+
 /** A group never listed to the token it was created through: VIS-01's finding, or CHAN-01's for a channel-bound token. */
 export const visibilityOwner = (g: GroupRecord): string => (g.via === 'primary' ? 'VIS-01' : 'CHAN-01');
 

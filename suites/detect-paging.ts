@@ -5,7 +5,7 @@
  */
 import { Api, listBody, nthPage, type ListQuery } from './api';
 import type { Exchange } from '../client/exchange';
-import { itemsOf } from './checks';
+import { itemsOf, show } from './checks';
 import { FIELD_NAME_CANDIDATES, readPointer, type Profile } from '../schemas/profile';
 import { confinedQuery, primaryNamePart } from './dataset-queries';
 import type { Dataset } from './dataset';
@@ -43,7 +43,7 @@ export async function detectPaging(api: Api, profile: Profile, dataset: Dataset)
     const numberField = size && (await pagingFieldNamed(api, profile, query, 'pageNumber', size.name, size.firstId))?.name;
     (dataset.profileMismatch ??= {}).paging = sizeField
       ? `a page asked with ${pageSize.field}: 1 held ${held} items, and with ${sizeField}: 1 one: the target reads the page size as ${sizeField}; set list.pageSize.field: ${sizeField}${numberField ? ` and list.pageNumber.field: ${numberField}` : ''}`
-      : `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${JSON.stringify(echoed)}, and so under every other name the kit knows (${otherNames(profile, 'pageSize').join(', ')}): the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
+      : `a page asked with ${pageSize.field}: 1 held ${held} items and Result.PageSize ${show(echoed)}, and so under every other name the kit knows (${otherNames(profile, 'pageSize').join(', ')}): the target seems not to read ${pageSize.field} (and ${pageNumber.field}); set list.pageSize.field and list.pageNumber.field`;
     return;
   }
   const number = readPointer(second.response?.json, '/Result/PageNumber');
@@ -51,7 +51,7 @@ export async function detectPaging(api: Api, profile: Profile, dataset: Dataset)
     const numberField = (await pagingFieldNamed(api, profile, query, 'pageNumber', pageSize.field, ids(first)[0]))?.name;
     (dataset.profileMismatch ??= {}).paging = numberField
       ? `pages asked with ${pageNumber.field}: ${nthPage(profile, 1)} and ${nthPage(profile, 2)} held the same group, and with ${numberField}: ${nthPage(profile, 2)} another: the target reads the page number as ${numberField}; set list.pageNumber.field: ${numberField}`
-      : `pages asked with ${pageNumber.field}: ${nthPage(profile, 1)} and ${nthPage(profile, 2)} held the same group, and the second said Result.PageNumber ${JSON.stringify(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
+      : `pages asked with ${pageNumber.field}: ${nthPage(profile, 1)} and ${nthPage(profile, 2)} held the same group, and the second said Result.PageNumber ${show(number)}: the target seems not to read ${pageNumber.field}; set list.pageNumber.field`;
     return;
   }
   // Another group than the first page's, under the PageNumber asked: a page of its own. One that only echoes the number

@@ -12,7 +12,7 @@ import { idFilterHoldsAll } from './checks';
 import type { Profile } from '../schemas/profile';
 import { FIELD_NAME_CANDIDATES, filterLabel, filterPlaces, withFilters } from '../schemas/profile';
 import { matchingNothing, pollQuery } from './dataset-queries';
-import { readAlone, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { readAlone, VALUE_FILTERS, visibilityBound, type Dataset, type ValueFilter } from './dataset';
 
 /**
  * The run's primary groups the polls saw, as the suites read them (groupsOf: the group at the
@@ -201,11 +201,6 @@ function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, query: L
 }
 
 /**
- * The run's seen primary groups asked for together, with room for all: an Id filter that keeps only
- * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
- * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
- */
-/**
  * The read of every seen group, sent again once their visibility bound has passed where it missed some before it:
  * within the bound a snapshot may go back (replicas, a reload), and a read that misses groups then says nothing of the
  * Id filter. Only a target whose read missed some waits; against one that drops Ids, the phase waits out the bound.
@@ -213,13 +208,17 @@ function valueFilterNamed(api: Api, profile: Profile, key: ValueFilter, query: L
 async function readAfterBound(api: Api, profile: Profile, dataset: Dataset, seen: string[], read: Exchange): Promise<Exchange> {
   const listed = new Set(itemsOf(read).map((item) => item.Id));
   if (read.response?.status !== 200 || seen.every((id) => listed.has(id))) return read;
-  const created = new Map(dataset.groups.map((g) => [g.id, g.createdAt]));
-  const bound = Math.max(...seen.map((id) => created.get(id) ?? 0)) + dataset.visibilityTimeoutMs;
-  if ((read.sentAt ?? Infinity) >= bound) return read;
+  const bound = visibilityBound(dataset, seen);
+  if (bound === undefined || (read.sentAt ?? Infinity) >= bound) return read;
   await sleep(bound - Date.now() + 50);
   return api.call('ListAssetGroups', listBody(profile, pollQuery(profile, seen)), { fresh: true });
 }
 
+/**
+ * The run's seen primary groups asked for together, with room for all: an Id filter that keeps only
+ * some of the Ids asked (the first, bound to `WHERE id = ?`) is LIST-04's finding, once, and every
+ * test that reads groups by their Ids is blocked by it instead of failing its own requirement.
+ */
 export function idFilterKeepsAll(dataset: Dataset, seen: string[], exchange: Exchange): void {
   const failure = idFilterHoldsAll(seen)(exchange);
   // A read that lists none of them says nothing of the filter: within their visibility bound a snapshot may go back

@@ -12,7 +12,7 @@ import type { Exchange } from '../client/exchange';
 import { formatFailure, itemsOf, type Check, type CheckContext, type Failure, idFilterHoldsAll, staysVisible } from './checks';
 import type { Judgement } from '../facts/judgement';
 import { loadCatalogue } from '../schemas/requirements';
-import { loadDataset, VALUE_FILTERS, type Dataset, type ValueFilter } from './dataset';
+import { loadDataset, VALUE_FILTERS, visibilityBound, type Dataset, type ValueFilter } from './dataset';
 import { holdMismatch, ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding, recordProfileMismatch } from '../facts/record';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
@@ -90,12 +90,9 @@ export async function afterBound(api: Api, runId: string, exchange: Exchange, mi
 
 /** The reads of a walk sent again once the bound of the groups it missed has passed (afterBound), all or none. */
 export async function allAfterBound(api: Api, runId: string, exchanges: Exchange[], missing: string[]): Promise<Exchange[] | undefined> {
-  const dataset = loadDataset(runId);
-  const createdAt = new Map(dataset.groups.map((g) => [g.id, g.createdAt]));
-  const times = missing.map((id) => createdAt.get(id));
+  const bound = visibilityBound(loadDataset(runId), missing);
   const sent = exchanges.map((ex) => ex.sentAt);
-  if (!times.length || times.some((t) => t === undefined) || sent.some((t) => t === undefined)) return undefined;
-  const bound = Math.max(...(times as number[])) + dataset.visibilityTimeoutMs;
+  if (bound === undefined || sent.some((t) => t === undefined)) return undefined;
   if (Math.min(...(sent as number[])) >= bound || exchanges.some((ex) => !plainReadOf(ex))) return undefined;
   await sleep(bound - Date.now() + 50);
   return Promise.all(exchanges.map((ex) => api.again(ex)!));

@@ -14,7 +14,7 @@ import type { CheckContext } from './checks';
 import type { Api } from './api';
 import { roleOf } from './call';
 import { datasetFile, loadDataset, type Dataset } from './dataset';
-import { createdOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from './oracle';
+import { createdGroupOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from './oracle';
 
 const PHASE = 'the create-and-wait phase';
 
@@ -22,7 +22,7 @@ const PHASE = 'the create-and-wait phase';
 function phaseCreated(dataset: Dataset | undefined): Map<string, CreatedGroup | null> {
   const created = new Map<string, CreatedGroup | null>();
   for (const group of dataset?.groups ?? []) {
-    const found = createdOf(group.create, group.via);
+    const found = createdGroupOf(group.create, group.via);
     if (found) addCreated(created, found);
   }
   return created;
@@ -54,12 +54,20 @@ function claimPhase(runId: string): boolean {
 /** Hands every answer of this test's client to the oracle; returns what records the findings once the test has ended. */
 export function watchAnswers(api: Api, runId: string, context: CheckContext): (testInfo: TestInfo) => void {
   const dataset = existsSync(datasetFile(runId)) ? loadDataset(runId) : undefined;
-  const ctx: OracleContext = { ...context, created: phaseCreated(dataset), mismatch: dataset };
-  // The context's successes are read lazily (kit.context): keep the getter.
-  Object.defineProperty(ctx, 'successes', { get: () => context.successes });
+  // The context's successes are read once a check needs them (kit.context's getter): not spread, which would read them now.
+  const ctx: OracleContext = {
+    profile: context.profile,
+    validate: context.validate,
+    errorKinds: context.errorKinds,
+    get successes() {
+      return context.successes;
+    },
+    created: phaseCreated(dataset),
+    mismatch: dataset,
+  };
   const findings = new Findings();
   api.observe = (exchange) => {
-    const created = createdOf(exchange, roleOf(exchange));
+    const created = createdGroupOf(exchange, roleOf(exchange));
     if (created) addCreated(ctx.created as Map<string, CreatedGroup | null>, created);
     findings.add(exchange, judgeAnswer(exchange, ctx));
   };

@@ -66,7 +66,7 @@ export interface OracleFinding {
  * A create of the model: only values the spec lets a client send and expect back as sent (strings, each well-formed
  * Unicode; a lone surrogate has no UTF-8 form, and what a stack makes of it is INPUT-07's, not CREATE-02's).
  */
-export function createdOf(exchange: Exchange, via: TokenRole | null): CreatedGroup | undefined {
+export function createdGroupOf(exchange: Exchange, via: TokenRole | null): CreatedGroup | undefined {
   const id = readPointer(exchange.response?.json, '/Result/Id');
   if (exchange.response?.status !== 200 || exchange.request.action !== 'CreateAssetGroup' || typeof id !== 'string' || !id || !via) return undefined;
   const body = parseJson(exchange.request.body);

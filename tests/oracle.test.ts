@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import type { Exchange } from '../client/exchange';
 import { TOKEN_VARIABLES, type TokenRole } from '../config';
-import { createdOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from '../suites/oracle';
+import { createdGroupOf, Findings, judgeAnswer, type CreatedGroup, type OracleContext } from '../suites/oracle';
 import { context } from './checks/context';
 import { oneFindingPerCheck, type Outcome } from '../reporters/verdict';
 import { createdId, ref, withJson, withRequestBody, withResponse } from './checks/exchanges';
@@ -19,7 +19,7 @@ function as(role: TokenRole, exchange: Exchange): Exchange {
 
 const CREATES = ['create', 'create2', 'create3', 'createPadded'].map((key) => as('primary', ref(key)));
 
-function oracle(created: CreatedGroup[] = CREATES.map((ex) => createdOf(ex, 'primary')!), mismatch?: OracleContext['mismatch']): OracleContext {
+function oracle(created: CreatedGroup[] = CREATES.map((ex) => createdGroupOf(ex, 'primary')!), mismatch?: OracleContext['mismatch']): OracleContext {
   return { ...context(), created: new Map(created.map((group) => [group.id, group])), mismatch };
 }
 
@@ -71,11 +71,11 @@ const CASES: { rule: string; exchange: () => Exchange; ctx?: () => OracleContext
   { rule: 'SCOPE-02 listsNoneOf', exchange: () => as('otherUser', ref('byIds')) },
   { rule: 'SCOPE-03 listsNoneOf', exchange: () => as('otherUser', ref('name.whole')) },
   { rule: 'SCOPE-04 listsNoneOf', exchange: () => as('otherUser', ref('byType')) },
-  { rule: 'CHAN-04 listsNoneOf', exchange: () => as('channelB', ref('byType')), ctx: () => oracle(CREATES.map((ex) => createdOf(ex, 'channelA')!)) },
+  { rule: 'CHAN-04 listsNoneOf', exchange: () => as('channelB', ref('byType')), ctx: () => oracle(CREATES.map((ex) => createdGroupOf(ex, 'channelA')!)) },
   {
     rule: 'CHAN-02 listsNoneOf',
     exchange: () => as('channelA', ref('all')),
-    ctx: () => oracle(CREATES.map((ex) => createdOf(ex, 'channelB')!)),
+    ctx: () => oracle(CREATES.map((ex) => createdGroupOf(ex, 'channelB')!)),
   },
 ];
 
@@ -99,11 +99,11 @@ test('a filter or paging the target showed it reads otherwise is not judged (the
 });
 
 test('only creates answered 200 with an Id, of string values that are well-formed Unicode, enter the model', () => {
-  expect(createdOf(primary('create'), 'primary')).toMatchObject({ id: firstId, via: 'primary', sent: { Name: 'unit alpha', Title: 'Alpha' } });
-  expect(createdOf(primary('createBad'), 'primary')).toBeUndefined();
-  expect(createdOf(withRequestBody(primary('create'), { Name: 'x\ud800', GroupType: 'AIGC' }), 'primary')).toBeUndefined();
-  expect(createdOf(withRequestBody(primary('create'), { Name: 7, GroupType: 'AIGC' }), 'primary')).toBeUndefined();
-  expect(createdOf(primary('create'), null)).toBeUndefined();
+  expect(createdGroupOf(primary('create'), 'primary')).toMatchObject({ id: firstId, via: 'primary', sent: { Name: 'unit alpha', Title: 'Alpha' } });
+  expect(createdGroupOf(primary('createBad'), 'primary')).toBeUndefined();
+  expect(createdGroupOf(withRequestBody(primary('create'), { Name: 'x\ud800', GroupType: 'AIGC' }), 'primary')).toBeUndefined();
+  expect(createdGroupOf(withRequestBody(primary('create'), { Name: 7, GroupType: 'AIGC' }), 'primary')).toBeUndefined();
+  expect(createdGroupOf(primary('create'), null)).toBeUndefined();
 });
 
 test('one deviation met on many answers is one finding with their count', () => {

@@ -1,7 +1,8 @@
 /** CREATE: what CreateAssetGroup answers and stores. */
 import { ApiError, defaultHooks, type CreateInput, type HookContext } from '../behaviour';
 import { CHANNEL_B } from '../config';
-import { family } from './helpers';
+import { family, nameSearchResult } from './helpers';
+import { escapeHtml } from '../wire';
 
 /** Stores each field through `store`, after the reference validation. */
 function validateCreateStoring(store: (field: string, value: string) => string) {
@@ -11,10 +12,6 @@ function validateCreateStoring(store: (field: string, value: string) => string) 
     return Object.fromEntries(Object.entries(input).map(([field, value]) => [field, store(field, value)])) as unknown as CreateInput;
   };
 }
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** As markupsafe.escape does. */
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 export const CREATE = family({
   /**
@@ -120,12 +117,9 @@ export const CREATE = family({
   nameSearchEscapesHtml: {
     breaks: 'CREATE-02',
     description: 'items of a list filtered by name carry their Title and Description HTML-escaped (& < > " \' as entities)',
-    hooks: {
-      listGroups: (principal, query, ctx) => {
-        const result = defaultHooks.listGroups(principal, query, ctx);
-        if (query.filter.name === undefined) return result;
-        return { ...result, Items: result.Items.map((item) => ({ ...item, Title: escapeHtml(item.Title), Description: escapeHtml(item.Description) })) };
-      },
-    },
+    hooks: nameSearchResult((result) => ({
+      ...result,
+      Items: result.Items.map((item) => ({ ...item, Title: escapeHtml(item.Title), Description: escapeHtml(item.Description) })),
+    })),
   },
 });

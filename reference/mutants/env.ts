@@ -21,9 +21,6 @@ const missingParameter = (action: string | null, version: string | null) => (act
 
 let traceCounter = 0;
 
-/** Werkzeug's page for abort(400), as Flask sends it. */
-const WERKZEUG_400 =
-  '<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>The browser (or proxy) sent a request that this server could not understand.</p>\n';
 /** What PHP 8.2 prints, display_errors on and html_errors off, for a dynamic property: before anything the script echoes. */
 const PHP_DEPRECATION = '\nDeprecated: Creation of dynamic property is deprecated in /var/www/api.php on line 12\n';
 
@@ -255,11 +252,8 @@ export const ENV = family({
     breaks: 'ENV-05',
     description: "a list filtered by a GroupType other than AIGC is refused with Werkzeug's HTML 400 page",
     hooks: {
-      authorizeList: refusingOtherGroupTypes(new ApiError(400, 'AssetBadRequest', WERKZEUG_400)),
-      encodeResponse: (payload, status) =>
-        JSON.stringify(payload).includes(JSON.stringify(WERKZEUG_400).slice(1, -1))
-          ? { contentType: 'text/html; charset=utf-8', text: WERKZEUG_400 }
-          : defaultHooks.encodeResponse(payload, status),
+      authorizeList: refusingOtherGroupTypes(werkzeugBadRequest()),
+      wire: stackPages,
     },
   },
   /**

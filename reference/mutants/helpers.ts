@@ -137,6 +137,19 @@ export const refusingOtherGroupTypes =
 const NAME_SEARCH = Symbol('name search');
 
 /**
+ * The search by name as a handler of its own, written later, whose result `edit` changes (its items, its count): the
+ * tests of the result's own family read the run's groups by their Ids, so only the run-wide oracle reads a name search's.
+ */
+export function nameSearchResult(edit: (result: ListResult) => ListResult): Partial<ReferenceHooks> {
+  return {
+    listGroups: (principal, query, ctx) => {
+      const result = defaultHooks.listGroups(principal, query, ctx);
+      return query.filter.name === undefined ? result : edit(result);
+    },
+  };
+}
+
+/**
  * The search by name as a handler of its own, written later, whose envelope `edit` changes: the suites' own tests of the
  * envelope judge the preflight's and the provoked errors' answers, so only the run-wide oracle reads a name search's.
  */

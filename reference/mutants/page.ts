@@ -1,7 +1,7 @@
 /** PAGE: PageNumber, PageSize, TotalCount and the page arithmetic. */
 import { ApiError, defaultHooks } from '../behaviour';
 import type { ListQuery } from '../behaviour';
-import { family, listWith, perServer } from './helpers';
+import { family, listWith, nameSearchResult, perServer } from './helpers';
 
 /** What each list request sent for its paging fields, keyed by its validated query. */
 const sentPaging = perServer(() => new WeakMap<ListQuery, { pageNumber?: number; pageSize?: number }>());
@@ -200,12 +200,7 @@ export const PAGE = family({
   nameSearchCountsNothing: {
     breaks: 'PAGE-04',
     description: 'a list filtered by name answers TotalCount 0 beside the items it lists',
-    hooks: {
-      listGroups: (principal, query, ctx) => {
-        const result = defaultHooks.listGroups(principal, query, ctx);
-        return query.filter.name === undefined ? result : { ...result, TotalCount: 0 };
-      },
-    },
+    hooks: nameSearchResult((result) => ({ ...result, TotalCount: 0 })),
   },
   /**
    * A read of the largest page without a page number goes to the export path, which writes the page size of its own cursor

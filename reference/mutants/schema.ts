@@ -1,6 +1,6 @@
 /** SCHEMA: the shapes of Result, list items and timestamps. */
 import { defaultHooks, type ListItem, type ListResult } from '../behaviour';
-import { family, isObject, perServer } from './helpers';
+import { family, isObject, nameSearchResult, perServer } from './helpers';
 
 const idSequence = perServer(() => ({ next: 100_001 }));
 
@@ -152,12 +152,9 @@ export const SCHEMA = family({
   nameSearchLocalTimes: {
     breaks: 'SCHEMA-03',
     description: 'items of a list filtered by name carry CreateTime and UpdateTime in local time (+01:00)',
-    hooks: {
-      listGroups: (principal, query, ctx) => {
-        const result = defaultHooks.listGroups(principal, query, ctx);
-        if (query.filter.name === undefined) return result;
-        return { ...result, Items: result.Items.map((item) => ({ ...item, CreateTime: inParis(item.CreateTime), UpdateTime: inParis(item.UpdateTime) })) };
-      },
-    },
+    hooks: nameSearchResult((result) => ({
+      ...result,
+      Items: result.Items.map((item) => ({ ...item, CreateTime: inParis(item.CreateTime), UpdateTime: inParis(item.UpdateTime) })),
+    })),
   },
 });
