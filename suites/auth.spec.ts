@@ -6,7 +6,8 @@ import { type Dataset } from './dataset';
 import { recordNote } from '../facts/record';
 import { together, type CallOptions } from './api';
 import type { KitConfig } from '../config';
-import { AUTH_01_AGENTS, AUTH_02, AUTH_03, AUTH_04, AUTH_06, AUTH_06_AGENTS, refusedRequest, sendOwn } from './plans';
+import { refusedRequest, sendOwn } from './plans';
+import { AUTH_01_AGENTS, AUTH_02, AUTH_03, AUTH_04, AUTH_06, AUTH_06_AGENTS } from './families/auth';
 import { isObject, OPERATIONS, parseJson } from '../schemas/spec';
 
 const tokenAuthError = errorWith(401);

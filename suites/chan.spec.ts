@@ -1,6 +1,7 @@
 import { test, requirement, groupsOf, listBody, LISTED } from './fixtures';
 import { countsStand, everyGroupListed, groupNamed, judgeVisibility, spaceOf } from './dataset-needs';
-import { CHAN_02, CHAN_03, CHAN_04, otherChannelReads } from './plans';
+import { otherChannelReads } from './plans';
+import { CHAN_02, CHAN_03, CHAN_04 } from './families/chan';
 import { ONLY_THAT_CHANNEL, filtersHold, listsIncluding, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { askedOf, together, type ListQuery } from './api';
 

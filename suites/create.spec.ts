@@ -1,4 +1,4 @@
-import { CREATE_02, CREATE_05 } from './plans';
+import { CREATE_02, CREATE_05 } from './families/create';
 import { test, requirement, groupsOf, LISTED } from './fixtures';
 import { CREATING_ROLES, isGroup } from './dataset';
 import { groupNamed, readOf, roleGroupsRead } from './dataset-needs';

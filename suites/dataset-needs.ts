@@ -135,8 +135,13 @@ export function successes(dataset: Dataset): { owner: RequirementId; exchange: E
  * deviation, and no other requirement's count is judged.
  */
 export async function countsStand(dataset: Dataset, verify: Verify): Promise<void> {
+  for (const { answer, steps } of countVerdicts(dataset)) await verify(answer, steps);
+}
+
+/** countsStand as a declared test's verdicts (suites/declare.ts). */
+export function countVerdicts(dataset: Dataset): { answer: Exchange; steps: Step[] }[] {
   const poll = dataset.lastPolls.primary;
-  if (poll?.response?.status === 200) await verify(poll, [owned('PAGE-04', countOfWholePage)]);
+  return poll?.response?.status === 200 ? [{ answer: poll, steps: [owned('PAGE-04', countOfWholePage)] }] : [];
 }
 
 /** The phase's successes as exchanges, for checks that compare with them (CheckContext.successes); none without a record. */

@@ -18,14 +18,6 @@ import { VALUE_FILTERS, type Dataset } from './dataset';
 import {
   beyondBounds,
   createField,
-  INPUT_01,
-  INPUT_02,
-  INPUT_03_CREATE,
-  INPUT_03_LIST,
-  INPUT_04,
-  INPUT_05,
-  INPUT_06,
-  INPUT_07,
   malformedBodies,
   notAString,
   notObjects,
@@ -38,6 +30,7 @@ import {
   WRONG_TYPE_EXAMPLES,
   wrongListBodies,
 } from './plans';
+import { INPUT_01, INPUT_02, INPUT_03_CREATE, INPUT_03_LIST, INPUT_04, INPUT_05, INPUT_06, INPUT_07 } from './families/input';
 import { recordNote, recordProfileMismatch } from '../facts/record';
 import type { Exchange } from '../client/exchange';
 import { isJsonText } from '../schemas/spec';

@@ -15,7 +15,8 @@ import {
   totalAtMost,
   totalCountIs,
 } from './checks';
-import { aigcReads, LIST_02, LIST_03, LIST_05, LIST_07, nameAndWildcards, nameParts } from './plans';
+import { aigcReads, nameAndWildcards, nameParts } from './plans';
+import { LIST_02, LIST_03, LIST_05, LIST_07 } from './families/list';
 import { ahead, askedOf, type Read } from './api';
 import type { Exchange } from '../client/exchange';
 import { nameMatches } from '../schemas/profile';

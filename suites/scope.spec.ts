@@ -2,7 +2,8 @@ import { test, requirement, groupsOf, listBody } from './fixtures';
 import { countsStand, spaceOf } from './dataset-needs';
 import { everyItem, filtersHold, listedBy, listsNoneOf, owned, refusedOrCountsNone, refusedOrNoneOf } from './checks';
 import { together, type ListQuery } from './api';
-import { otherUserByIds, otherUserByNames, SCOPE_01, SCOPE_02, SCOPE_03, SCOPE_04 } from './plans';
+import { otherUserByIds, otherUserByNames } from './plans';
+import { SCOPE_01, SCOPE_02, SCOPE_03, SCOPE_04 } from './families/scope';
 
 // A query that reaches for what the caller may not see finds nothing: it is refused (any 4xx; the
 // spec documents 400 and 403 for lists), or it lists none of those groups and counts none of them.

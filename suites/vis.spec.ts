@@ -2,7 +2,8 @@ import { test, requirement, LISTED } from './fixtures';
 import { judgeVisibility } from './dataset-needs';
 import { recordLags, recordRetries } from '../facts/record';
 import { staysVisible } from './checks';
-import { plannedTogether, VIS_02, visibilityRound, VISIBILITY_ROUNDS } from './plans';
+import { plannedTogether, visibilityRound, VISIBILITY_ROUNDS } from './plans';
+import { VIS_02 } from './families/vis';
 
 // VIS-01 judges the create-and-wait phase's record (suites/dataset-setup.ts); VIS-02 reads the run's groups again.
 

@@ -7,7 +7,8 @@ import { expect, test } from '@playwright/test';
 import { loadConfig } from '../config';
 import { loadCatalogue } from '../schemas/requirements';
 import { loadProfile, readPointer, filterPointer } from '../schemas/profile';
-import { INPUT_03_CREATE, INPUT_03_LIST, type PlannedRequest } from '../suites/plans';
+import { type PlannedRequest } from '../suites/plans';
+import { INPUT_03_CREATE, INPUT_03_LIST } from '../suites/families/input';
 import type { Dataset } from '../suites/dataset';
 import { referenceTokenEnv } from './helpers/harness';
 

@@ -5,33 +5,27 @@
  * its own, as before.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultHooks } from '../reference/behaviour';
 import { removeRunDir, runDirOf } from '../client/run-dir';
 import { test, expect } from './helpers/fixtures';
 import { loadConfig } from '../config';
-import * as plans from '../suites/plans';
 import { plansOf } from '../suites/plan-answers';
-import { AUTH_04, CREATE_02, SENT_AHEAD, sentAheadFor, visibilityRound, type PlannedRequest } from '../suites/plans';
+import { visibilityRound, type PlannedRequest } from '../suites/plans';
+import { AUTH_04 } from '../suites/families/auth';
+import { CREATE_02 } from '../suites/families/create';
+import { TEST_GROUPS, declaredPlans, sentAheadFor } from '../suites/families';
 import { pollShared, type Dataset } from '../suites/dataset';
 import { loadProfile } from '../schemas/profile';
 import { attachmentsOf, keptRunEnv, readJson, referenceTokenEnv, runPlaywright, testsOfReport, type JsonReport, type ReportedTest } from './helpers/harness';
 
-const SUITES = path.join(__dirname, '..', 'suites');
-
-test('every declared plan is named by exactly one test of the suites, in its details, and every plan a test names is declared', () => {
-  const sources = readdirSync(SUITES)
-    .filter((file) => file.endsWith('.spec.ts'))
-    .map((file) => readFileSync(path.join(SUITES, file), 'utf8'));
-  const named = sources.flatMap((source) => [...source.matchAll(/requirement\('[A-Z]+-\d+', (\w+)\)/g)].map((m) => m[1]));
-  const declared = Object.entries(plans)
-    .filter(([, value]) => SENT_AHEAD.includes(value as plans.DeclaredPlan))
-    .map(([name]) => name);
-  expect(declared.length, 'every plan of SENT_AHEAD is exported by name').toBe(SENT_AHEAD.length);
-  expect(named.sort()).toEqual(declared.sort());
-  expect(new Set(SENT_AHEAD.map((plan) => plan.key)).size, 'plan keys are unique').toBe(SENT_AHEAD.length);
+test('every plan is named by exactly one declared test, under a key of its own, and the runner sends those plans alone', () => {
+  const named = TEST_GROUPS.flatMap((group) => group.tests.flatMap((t) => t.plans ?? []));
+  expect(new Set(named).size, 'a plan named by two tests').toBe(named.length);
+  expect(new Set(named.map((plan) => plan.key)).size, 'plan keys are unique').toBe(named.length);
+  expect(new Set(declaredPlans())).toEqual(new Set(named));
 });
 
 /** A run of the suites against a reference server that counts requests: the server's count, the phase's own, and each test's. */
@@ -130,9 +124,13 @@ test('a whole run on two workers: every test whose requests were sent ahead sent
   const run = await countedRun(startReference, ['--reporter=./suites/selection.ts,json', '--workers=2']);
   try {
     expect(run.status, run.output).toBe(0);
-    const firstReadOnly = new Set(SENT_AHEAD.filter((plan) => plan.firstReadOnly).map((plan) => plan.key));
+    const firstReadOnly = new Set(
+      declaredPlans()
+        .filter((plan) => plan.firstReadOnly)
+        .map((plan) => plan.key),
+    );
     const planned = [...run.plans].filter(([, keys]) => keys.length && !keys.some((key) => firstReadOnly.has(key)));
-    expect(planned.length, 'tests whose requests were sent ahead').toBe(SENT_AHEAD.length - firstReadOnly.size);
+    expect(planned.length, 'tests whose requests were sent ahead').toBe(declaredPlans().length - firstReadOnly.size);
     for (const [title] of planned) expect(run.tests.get(title), `${title}: requests it sent itself`).toBe(0);
     // VIS-02's first round is the plain read of a role's groups (CREATE-02's), sent after the phase; where the phase's last poll
     // was that very read (a channel's one group), the round is VIS-02's own, so that every group is read again three times.

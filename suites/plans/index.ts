@@ -7,4 +7,3 @@ export * from './auth';
 export * from './input';
 export * from './page';
 export * from './reads';
-export * from './sent-ahead';

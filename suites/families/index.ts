@@ -1,0 +1,58 @@
+/**
+ * Every family's declared tests, in the catalogue's order: what the spec files declare to Playwright and what the runner
+ * sends ahead (sentAheadFor), the same objects.
+ */
+import type { PlanContext, PlannedRequest, DeclaredPlan } from '../plans';
+import { plansOfTests, type TestGroup } from '../declare';
+import * as env from './env';
+import * as ver from './ver';
+import * as auth from './auth';
+import * as err from './err';
+import * as create from './create';
+import * as list from './list';
+import * as page from './page';
+import * as scope from './scope';
+import * as chan from './chan';
+import * as vis from './vis';
+import * as schema from './schema';
+import * as input from './input';
+
+const isPlan = (value: unknown): value is DeclaredPlan => typeof value === 'object' && value !== null && 'key' in value && 'requests' in value;
+const FAMILY_MODULES: Record<string, unknown>[] = [env, ver, auth, err, create, list, page, scope, chan, vis, schema, input];
+
+/** Every family's groups of tests, in the catalogue's order. */
+export const TEST_GROUPS: readonly TestGroup[] = [
+  ...env.ENV,
+  ...ver.VER,
+  ...auth.AUTH,
+  ...err.ERR,
+  ...create.CREATE,
+  ...list.LIST,
+  ...page.PAGE,
+  ...scope.SCOPE,
+  ...chan.CHAN,
+  ...vis.VIS,
+  ...schema.SCHEMA,
+  ...input.INPUT,
+];
+
+/** Every plan a declared test names, by key. */
+export function declaredPlans(): DeclaredPlan[] {
+  const named = plansOfTests(TEST_GROUPS);
+  const exported = FAMILY_MODULES.flatMap((m) => Object.values(m).filter(isPlan));
+  return [...new Map([...named, ...exported].map((plan) => [plan.key, plan])).values()];
+}
+
+/** The requests of the selected tests' plans (by key, in the tests' order) that the runner sends ahead. */
+export function sentAheadFor(keys: string[], ctx: PlanContext): PlannedRequest[] {
+  const plans = new Map(declaredPlans().map((plan) => [plan.key, plan]));
+  return keys.flatMap((key) => {
+    try {
+      return plans.get(key)?.requests(ctx) ?? [];
+    } catch {
+      // The run's groups are not all there (the dataset's helpers skip or block the test that needs them): that test,
+      // when it runs, says why, and sends what it still can itself.
+      return [];
+    }
+  });
+}

@@ -1,0 +1,4 @@
+/** VER: the family's declared tests. */
+import type { TestGroup } from '../declare';
+
+export const VER: readonly TestGroup[] = [];
