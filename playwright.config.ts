@@ -74,7 +74,7 @@ export default defineConfig<{}, KitWorkerOptions>({
   // The kit's console (a line per test, by its status), then the report, whose last lines say the verdict.
   // `agc merge` runs merge-reports with this file, so a merged report gets every one of them too.
   reporter: [
-    // Not a display: it tells the runner which tests this run selected, whose requests it then sends ahead (suites/probes.ts).
+    // Not a display: it tells the runner which tests this run selected, whose requests it then sends ahead (suites/families/).
     ['./suites/selection.ts'],
     ['./reporters/console.ts'],
     // The report: the verdict computed once, and every file of it rendering that one.

@@ -59,7 +59,7 @@ export interface SendOptions {
   /** How to show the Authorization header in evidence, e.g. "Bearer <primary token>". */
   authorizationShown: string;
   timeoutMs: number;
-  /** Extra path to request instead of the spec path, for bad-path probes. */
+  /** Extra path to request instead of the spec path, for requests to a wrong path. */
   path?: string;
   method?: string;
   contentType?: string | null;
@@ -71,7 +71,7 @@ export interface SendOptions {
    * Sent on a connection of its own, closed after the answer, never one a later request reuses. For
    * crafted credentials: a server may keep state per connection (Jetty 9.4's header field cache matches
    * a cached value ignoring case, so after `Bearer <TOKEN>` the same connection's `Bearer <token>` reached
-   * the application as the cached upper-case one and was refused), and one test's probes must not
+   * the application as the cached upper-case one and was refused), and one test's crafted requests must not
    * decide the answers of another's requests.
    */
   isolated?: boolean;

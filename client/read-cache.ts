@@ -11,7 +11,7 @@
  *
  * A run of one worker (`oneWorker`) has no other worker to share with: there its answers stay in the
  * worker's memory, kept exactly as they would be published, and only what the runner published (the
- * create-and-wait phase's reads, the requests it sends ahead: suites/probes.ts) is read from the folder:
+ * create-and-wait phase's reads, the requests it sends ahead: suites/plans/) is read from the folder:
  * some 170 files fewer per run, each a create on the disk (about 0.3 ms on this machine's), and fewer
  * copies of the target's answers left in a temp folder.
  *
@@ -25,7 +25,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Exchange } from './exchange';
 import { evidenceBytes } from './evidence';
-import { ensureRunDir, publishPrivate } from './run-dir';
+import { ensureRunDir, publishPrivate, runFile } from './run-dir';
 
 /** How often a waiting worker looks for the claimed answer: small beside any target's latency. */
 const POLL_MS = 5;
@@ -45,7 +45,8 @@ export class ReadCache {
     /** This worker is the run's only one: what it sends is shared with no other process. */
     private readonly oneWorker = false,
   ) {
-    this.dir = path.join(ensureRunDir(runId), 'reads');
+    ensureRunDir(runId);
+    this.dir = runFile(runId, 'reads');
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.kept = keptByRun.get(runId) ?? new Map();
     keptByRun.set(runId, this.kept);

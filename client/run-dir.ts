@@ -12,6 +12,26 @@ import path from 'node:path';
 let tmp: string | undefined;
 export const runDirOf = (runId: string): string => path.join((tmp ??= os.tmpdir()), `agc-run-${runId}`);
 
+/**
+ * Every file the run's processes hand each other, by name: the one list of what crosses from the runner to its workers
+ * and back through the folder (besides Playwright's own attachments and the token broker's socket, client/token-broker.ts).
+ */
+export const RUN_FILES = {
+  /** The create-and-wait phase's groups and answers, written once by the runner (suites/dataset.ts). */
+  dataset: 'dataset.json',
+  /** The phase is over, with its error if it failed: the workers wait for it before any test sends (suites/dataset.ts). */
+  phaseDone: 'phase-done',
+  /** The answers of reads sent once per run, shared by the workers (client/read-cache.ts): a folder. */
+  reads: 'reads',
+  /** The test that judges the phase's answers by the run-wide oracle, claimed once (suites/oracle-watch.ts). */
+  oraclePhase: 'oracle-phase',
+  /** The fail-fast marker: the target stopped answering (below). */
+  targetGone: 'target-gone',
+} as const;
+
+/** The path of one of the run's files. */
+export const runFile = (runId: string, name: keyof typeof RUN_FILES): string => path.join(runDirOf(runId), RUN_FILES[name]);
+
 export const keepTemp = (env: NodeJS.ProcessEnv = process.env): boolean => env.AG_KEEP_TEMP === '1' || env.AG_KEEP_TEMP === 'true';
 
 /**
@@ -51,7 +71,7 @@ export function removeRunDir(runId: string): void {
 }
 
 /** The fail-fast marker: one decision for the whole run, whichever worker made it. */
-const deadMarker = (runId: string) => path.join(runDirOf(runId), 'target-gone');
+const deadMarker = (runId: string) => runFile(runId, 'targetGone');
 
 export function markTargetGone(runId: string, reason: string): void {
   try {

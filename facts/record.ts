@@ -23,7 +23,7 @@ export const ANNOTATION = {
   property: 'property',
   note: 'note',
   notAssessedHere: 'not assessed here',
-  /** The key of a plan whose requests the test takes from the runner (suites/plans/sent-ahead.ts). */
+  /** The key of a plan whose requests the test takes from the runner (declared with its test in suites/families/<family>.ts). */
   plan: 'plan',
 } as const;
 
@@ -84,8 +84,8 @@ export interface CounterexampleFact {
 
 /** The test's details that tie it to its requirement; the title starts with the same ID. */
 /**
- * A test's details: the requirement it judges, and the plans whose requests it takes from the runner (declared in
- * suites/plans/sent-ahead.ts; the runner sends the selected tests' plans ahead by these keys).
+ * A test's details: the requirement it judges, and the plans whose requests it takes from the runner (declared
+ * with their tests in suites/families/<family>.ts; the runner sends the selected tests' plans ahead by these keys).
  */
 export const requirement = (id: RequirementId, ...plans: { key: string }[]) => ({
   annotation: [{ type: ANNOTATION.requirement, description: id }, ...plans.map((plan) => ({ type: ANNOTATION.plan, description: plan.key }))],

@@ -136,7 +136,7 @@ export class Api {
   /**
    * The same list request sent once more, fresh: what a failed MUST is judged on again before the verdict, so that a
    * failure that does not repeat is told apart (flaky). Only a plain read of a configured token is sent again: a create
-   * would leave another group behind, and a crafted Authorization or cookie is one test's own probe.
+   * would leave another group behind, and a crafted Authorization or cookie is one test's own request.
    */
   again(exchange: Exchange): Promise<Exchange> | undefined {
     const read = plainReadOf(exchange);

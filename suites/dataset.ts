@@ -1,10 +1,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import path from 'node:path';
 import { boundExchange } from '../client/evidence';
 import type { Exchange } from '../client/exchange';
 import { backOff } from '../client/backoff';
-import { ensureRunDir, publishPrivate, runDirOf, writePrivate } from '../client/run-dir';
+import { ensureRunDir, publishPrivate, runFile, writePrivate } from '../client/run-dir';
 import { deepFreeze } from '../schemas/spec';
 import { type RequestStats, type RetryCounts } from './api';
 import { type Failure } from './checks';
@@ -153,7 +152,7 @@ export function createdOf(dataset: Dataset): CreatedRecord {
 
 /** The dataset lives in the run's private folder (run-dir.ts), removed at the end of the run. */
 export function datasetFile(runId: string): string {
-  return path.join(runDirOf(runId), 'dataset.json');
+  return runFile(runId, 'dataset');
 }
 
 /**
@@ -180,7 +179,7 @@ export function saveDataset(dataset: Dataset): Dataset {
  * seconds a worker takes to load overlap the phase's round trips. It ends with this marker, after
  * dataset.json: empty when the phase finished, its error when it failed.
  */
-const phaseMarker = (runId: string) => path.join(runDirOf(runId), 'phase-done');
+const phaseMarker = (runId: string) => runFile(runId, 'phaseDone');
 
 export function markPhaseDone(runId: string, error?: string): void {
   ensureRunDir(runId);

@@ -5,10 +5,9 @@
  * the errors it provoked, the last polls) are judged once per run, by the first test to end.
  */
 import { closeSync, existsSync, openSync } from 'node:fs';
-import path from 'node:path';
 import type { TestInfo } from '@playwright/test';
 import type { Exchange } from '../client/exchange';
-import { runDirOf } from '../client/run-dir';
+import { runFile } from '../client/run-dir';
 import { ANNOTATION, ATTACHMENT, ownRequirement, recordFinding } from '../facts/record';
 import type { CheckContext } from './checks';
 import type { Api } from './api';
@@ -44,7 +43,7 @@ const phaseAnswers = (dataset: Dataset): Exchange[] => [
 /** Whether this process is the first of the run to claim the phase's answers (a file created exclusively in the run's folder). */
 function claimPhase(runId: string): boolean {
   try {
-    closeSync(openSync(path.join(runDirOf(runId), 'oracle-phase'), 'wx', 0o600));
+    closeSync(openSync(runFile(runId, 'oraclePhase'), 'wx', 0o600));
     return true;
   } catch {
     return false;

@@ -1,4 +1,4 @@
-/** The plan fixture's answers: a test's declared plans (suites/plans/sent-ahead.ts), taken from the runner where it sent them. */
+/** The plan fixture's answers: a test's declared plans (suites/families/), taken from the runner where it sent them. */
 import type { TestInfo } from '@playwright/test';
 import type { KitConfig } from '../config';
 import type { Exchange } from '../client/exchange';
@@ -9,7 +9,7 @@ import { loadDataset } from './dataset';
 import { plannedAhead, plannedTogether, type DeclaredPlan, type DeclaredProperty, type PlanContext } from './plans';
 import { sentAhead } from './property';
 
-/** A test's declared plans (suites/plans/sent-ahead.ts), whose requests the runner may have sent ahead. */
+/** A test's declared plans (suites/families/), whose requests the runner may have sent ahead. */
 export interface Plans {
   /** The plan's answers, in the order of its requests. */
   answers(plan: DeclaredPlan): Promise<Exchange[]>;

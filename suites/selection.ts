@@ -3,7 +3,7 @@
  * runs global setup before it loads the test files, so only a reporter's onBegin, which comes after
  * the load and before any worker starts, sees the tests that -g, file arguments, --shard or
  * test.only left. This reporter displays nothing and decides nothing: it hands the keys of those tests'
- * plans (their `plan` annotations, suites/plans/sent-ahead.ts), in the order the tests come, to the
+ * plans (their `plan` annotations, suites/families/), in the order the tests come, to the
  * create-and-wait phase, which runs on in the same process (suites/global-setup.ts). Without it (a
  * --reporter on the command line that leaves it out) nothing is sent ahead: every test sends its own.
  */

@@ -17,9 +17,6 @@ import * as vis from './vis';
 import * as schema from './schema';
 import * as input from './input';
 
-const isPlan = (value: unknown): value is DeclaredPlan => typeof value === 'object' && value !== null && 'key' in value && 'requests' in value;
-const FAMILY_MODULES: Record<string, unknown>[] = [env, ver, auth, err, create, list, page, scope, chan, vis, schema, input];
-
 /** Every family's groups of tests, in the catalogue's order. */
 export const TEST_GROUPS: readonly TestGroup[] = [
   ...env.ENV,
@@ -36,12 +33,8 @@ export const TEST_GROUPS: readonly TestGroup[] = [
   ...input.INPUT,
 ];
 
-/** Every plan a declared test names, by key. */
-export function declaredPlans(): DeclaredPlan[] {
-  const named = plansOfTests(TEST_GROUPS);
-  const exported = FAMILY_MODULES.flatMap((m) => Object.values(m).filter(isPlan));
-  return [...new Map([...named, ...exported].map((plan) => [plan.key, plan])).values()];
-}
+/** Every plan a declared test names: what the runner may send ahead. */
+export const declaredPlans = (): DeclaredPlan[] => plansOfTests(TEST_GROUPS);
 
 /** The requests of the selected tests' plans (by key, in the tests' order) that the runner sends ahead. */
 export function sentAheadFor(keys: string[], ctx: PlanContext): PlannedRequest[] {

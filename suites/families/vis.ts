@@ -1,10 +1,50 @@
-/** VIS: eventual visibility. The family's declared tests and the plans of their requests that need no earlier answer. */
-import type { TestGroup } from '../declare';
-import { declarePlan } from '../plans';
+/**
+ * VIS: eventual visibility. The family's declared tests and the plans of their requests that need no earlier answer.
+ * VIS-01 judges the create-and-wait phase's record (suites/dataset-setup.ts); VIS-02 reads the run's groups again.
+ */
+import { recordLags, recordRetries } from '../../facts/record';
+import { LISTED, staysVisible } from '../checks';
+import { judgeVisibility } from '../dataset-needs';
+import { declareTest, type TestGroup } from '../declare';
+import { declarePlan, plannedTogether } from '../plans';
 import { VISIBILITY_ROUNDS, visibilityRound } from '../plans/reads';
 
 export const VIS_02 = declarePlan('VIS-02', ({ profile, dataset }) =>
   Array.from({ length: VISIBILITY_ROUNDS }, (_, i) => visibilityRound(profile, dataset, i + 1).map(({ planned }) => planned)).flat(),
 );
 
-export const VIS: readonly TestGroup[] = [];
+// Records the phase's lags and retries for the reports, then judges through judgeVisibility (CHAN-01's too), which blocks and judges as it goes.
+export const VIS_01_TEST = declareTest({
+  id: 'VIS-01',
+  run: async ({ dataset, judge, verify, testInfo }) => {
+    const created = dataset.groups.filter((g): g is typeof g & { id: string } => g.id !== null);
+    const lags = created.map((g) => ({ key: g.key, via: g.via, id: g.id, visibleAfterMs: g.visibleAfterMs }));
+    await recordLags(testInfo, { timeoutMs: dataset.visibilityTimeoutMs, polls: dataset.polls, lags });
+    // The create phase's own 429/503 retries, for the reports' counts.
+    await recordRetries(testInfo, dataset.retries);
+    // Groups created through a channel-bound token are CHAN-01's to judge: whether that token lists them.
+    await judgeVisibility(dataset, judge, verify, 'primary');
+  },
+});
+
+// Each round is sent once the one before it has been judged, in a row: kept as it was.
+export const VIS_02_TEST = declareTest({
+  id: 'VIS-02',
+  plans: [VIS_02],
+  run: async ({ api, dataset, verify, profile }) => {
+    // Several reads in a row: a snapshot that drops groups now and then shows it only on repetition. Each round asks every
+    // creating token for its groups; the runner may have sent them, round after round (suites/plans/).
+    for (let round = 1; round <= VISIBILITY_ROUNDS; round++) {
+      const reads = visibilityRound(profile, dataset, round);
+      const answers = await plannedTogether(
+        api,
+        reads.map(({ planned }) => planned),
+      );
+      // Every group asked for was listed to this token before (groupsOf): one missing now, after its visibility bound, is lost.
+      for (const [i, exchange] of answers.entries())
+        await verify(exchange, [...LISTED, staysVisible(reads[i].query.groupIds!, 'missing from this read of them by their Ids')]);
+    }
+  },
+});
+
+export const VIS: readonly TestGroup[] = [{ describe: 'VIS eventual visibility of created groups', tests: [VIS_01_TEST, VIS_02_TEST] }];

@@ -1,6 +1,6 @@
 /**
  * The planned requests of the suites, by family: requests a test sends whatever the target answers, as data, which
- * the runner may send first (sent-ahead.ts). See plan.ts for why each plan is a pure function of the run.
+ * the runner may send first (declared with their tests in suites/families/). See plan.ts for why each plan is a pure function of the run.
  */
 export * from './plan';
 export * from './auth';

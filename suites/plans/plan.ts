@@ -31,7 +31,7 @@ export interface PlannedRequest {
    * kit expects to be refused (Api.createRefused); both wait out a 429 or 503, which is never shared.
    */
   via?: 'create' | 'refused';
-  /** Probes of one chain are sent one after another (VIS-02's rounds), each once the one before it has been answered. */
+  /** Requests of one chain are sent one after another (VIS-02's rounds), each once the one before it has been answered. */
   chain?: string;
 }
 
@@ -106,7 +106,7 @@ export function drawnRuns<Ts extends unknown[]>(config: KitConfig, arbitraries: 
 // ---------------------------------------------------------------- declared plans
 
 /**
- * A test's requests that need no earlier answer, declared once (sent-ahead.ts): the test names it in its details
+ * A test's requests that need no earlier answer, declared once, with its test (suites/families/): the test names it in its details
  * (`requirement(id, plan)`) and takes its answers, and the runner, told which tests were selected by their plans' keys
  * (suites/selection.ts), sends it ahead. `firstReadOnly`: the plan is the test's first read alone.
  */
