@@ -53,12 +53,21 @@ test('every session the recorder records is judged here', () => {
 test('against the reference server every recorded judge passes', () => {
   const all = judged('reference');
   expect(all.size, 'judges recorded').toBeGreaterThanOrEqual(5);
-  for (const [title, judgements] of all) expect(judgements.filter((j) => j.kind !== 'pass'), title).toEqual([]);
+  for (const [title, judgements] of all)
+    expect(
+      judgements.filter((j) => j.kind !== 'pass'),
+      title,
+    ).toEqual([]);
 });
 
 for (const [session, { title, check }] of Object.entries(FAILS))
   test(`${session}: ${title.split(' ')[0]}'s judge fails with ${check}, and no other judge fails with a check of its own that is not ${check}`, () => {
     const all = judged(session);
     expect(failedChecks(all.get(title) ?? []), title).toContain(check);
-    for (const [other, judgements] of all) if (other !== title) expect(failedChecks(judgements).filter((c) => c !== check), other).toEqual([]);
+    for (const [other, judgements] of all)
+      if (other !== title)
+        expect(
+          failedChecks(judgements).filter((c) => c !== check),
+          other,
+        ).toEqual([]);
   });
