@@ -39,9 +39,7 @@ export function blockByCause(cause: NonNullable<Dataset['unseenBecause']>): neve
  */
 export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, { visible = true, bounds = false } = {}): (GroupRecord & { id: string })[] {
   if (dataset.error) throw new Error(`the run's groups could not be created: ${dataset.error}`);
-  // The group at the profile's bounds is CREATE-05's alone (a target with other bounds must not block every other check),
-  // and p0's namesake the walks' alone (a target that keeps Names unique must not either): readAlone.
-  const chosen = dataset.groups.filter((g) => !readAlone(g, { bounds }) && filter(g));
+  const chosen = pickGroups(dataset, filter, { bounds });
   const uncreated = chosen.filter((g) => g.id === null);
   const unseen = visible ? chosen.filter((g) => g.id !== null && g.visibleAfterMs === null) : [];
   // Two groups under one Id make every query by Id ambiguous: CREATE-03's finding.
@@ -66,6 +64,20 @@ export function groupsOf(dataset: Dataset, filter: (g: GroupRecord) => boolean, 
   }
   return chosen as (GroupRecord & { id: string })[];
 }
+
+/**
+ * The groups groupsOf gives, for a pure judge: its test's needs (or its plans) asked groupsOf first, which blocked the
+ * test where one is missing, so what is picked here is there.
+ */
+export function pickGroups(dataset: Dataset, filter: (g: GroupRecord) => boolean, { bounds = false } = {}): (GroupRecord & { id: string })[] {
+  // The group at the profile's bounds is CREATE-05's alone (a target with other bounds must not block every other check),
+  // and p0's namesake the walks' alone (a target that keeps Names unique must not either): readAlone.
+  return dataset.groups.filter((g) => !readAlone(g, { bounds }) && filter(g)) as (GroupRecord & { id: string })[];
+}
+
+/** groupNamed for a pure judge (pickGroups). */
+export const pickNamed = (dataset: Dataset, name: GroupName, options: { bounds?: boolean } = {}): GroupRecord & { id: string } =>
+  pickGroups(dataset, isGroup(name), options)[0];
 
 /** One named group, as groupsOf gives it (and blocks where it cannot). */
 export function groupNamed(dataset: Dataset, name: GroupName, options: { visible?: boolean; bounds?: boolean } = {}): GroupRecord & { id: string } {
@@ -167,10 +179,13 @@ export async function onSuccesses(dataset: Dataset, verify: Verify, own: (ex: Ex
 
 /** The client mistakes the phase provoked, where they were answered with an error; whether each was refused is AUTH's and INPUT's. None at all: not assessable. */
 export function provokedErrors(dataset: Dataset): Exchange[] {
-  const errors = dataset.shared.provoked.filter((ex) => (ex.response?.status ?? 0) >= 400);
+  const errors = provokedErrorAnswers(dataset);
   test.skip(errors.length === 0, 'not assessable: none of the provoked client mistakes was answered with an error');
   return errors;
 }
+
+/** provokedErrors for a pure judge, once its test's needs or run asked provokedErrors. */
+export const provokedErrorAnswers = (dataset: Dataset): Exchange[] => dataset.shared.provoked.filter((ex) => (ex.response?.status ?? 0) >= 400);
 
 /**
  * One role's groups listed by their Ids on one page: the create-and-wait phase's last poll of that

@@ -5,7 +5,7 @@ import { recordNote } from '../../facts/record';
 import { isObject, OPERATIONS, parseJson } from '../../schemas/spec';
 import { together, type Api, type CallOptions } from '../api';
 import { NOT_AS_SUCCESS, errorWith, owned, statusIs, tokenAccepted, unlikeUnknownToken, type OperationId } from '../checks';
-import { groupsOf, phaseExchanges } from '../dataset-needs';
+import { groupsOf, phaseExchanges, pickGroups } from '../dataset-needs';
 import type { Dataset } from '../dataset';
 import { declareTest, type TestGroup, type Verdict } from '../declare';
 import { declarePlan, refusedRequest, sendOwn } from '../plans';
@@ -67,8 +67,9 @@ export const AUTH_05_TEST = declareTest({
   id: 'AUTH-05',
   // The run's first create already used the token; a second create would only add load. What
   // each operation answers is its own requirements' business: here only "not refused as unauthenticated".
+  needs: ({ dataset }) => void groupsOf(dataset, (g) => g.via === 'primary', { visible: false }),
   judge: (_, { dataset }) => [
-    { answer: groupsOf(dataset, (g) => g.via === 'primary', { visible: false })[0].create, steps: [tokenAccepted] },
+    { answer: pickGroups(dataset, (g) => g.via === 'primary')[0].create, steps: [tokenAccepted] },
     { answer: dataset.shared.emptyList, steps: [tokenAccepted] },
   ],
 });

@@ -4,7 +4,7 @@
  * provoked. Reading them costs the target no request.
  */
 import type { Exchange } from '../../client/exchange';
-import { onSuccesses, provokedErrors, successes } from '../dataset-needs';
+import { onSuccesses, provokedErrorAnswers, provokedErrors, successes } from '../dataset-needs';
 import type { Dataset } from '../dataset';
 import {
   ERROR_ENVELOPE,
@@ -48,7 +48,7 @@ export const ENV_02_TEST = declareTest({
   id: 'ENV-02',
   needs: errorsProvoked,
   // A gap the run's successes share is the envelope's everywhere, ENV-01's one finding.
-  judge: (_, { dataset }) => provokedErrors(dataset).map((ex) => ({ answer: ex, steps: [JSON_ANSWER, ...ERROR_ENVELOPE] })),
+  judge: (_, { dataset }) => provokedErrorAnswers(dataset).map((ex) => ({ answer: ex, steps: [JSON_ANSWER, ...ERROR_ENVELOPE] })),
 });
 
 export const ENV_03_TEST = declareTest({

@@ -22,7 +22,7 @@ import {
   totalAtMost,
   totalCountIs,
 } from '../checks';
-import { countsStand, countVerdicts, everyGroupListed, groupNamed, groupsOf } from '../dataset-needs';
+import { countsStand, countVerdicts, everyGroupListed, groupNamed, groupsOf, pickGroups, pickNamed } from '../dataset-needs';
 import { matchingNothing } from '../dataset-queries';
 import { declareTest, type JudgeContext, type TestGroup, type Verdict } from '../declare';
 import { filterAssessable } from '../judging';
@@ -118,7 +118,7 @@ export const LIST_03_TEST = declareTest({
     return api.call('ListAssetGroups', listBody(profile, matchingNothing(profile, dataset, 'groupType', { all, primary: ids })));
   },
   judge: ([answers], { profile, dataset }, noSuchType) => {
-    const ids = groupsOf(dataset, (g) => g.via === 'primary').map((g) => g.id);
+    const ids = pickGroups(dataset, (g) => g.via === 'primary').map((g) => g.id);
     const queries = aigcReads(profile, dataset).map(({ query }) => query);
     return [
       ...answers.map((answer, i) => ({
@@ -138,14 +138,14 @@ export const LIST_03_TEST = declareTest({
 });
 
 const someOf = (dataset: JudgeContext['dataset']) =>
-  groupsOf(dataset, (g) => g.via === 'primary')
+  pickGroups(dataset, (g) => g.via === 'primary')
     .filter((_, i) => i % 2 === 1)
     .map((g) => g.id);
 
 export const LIST_04_TEST = declareTest<Read[]>({
   id: 'LIST-04',
   needs: ({ dataset }) => {
-    someOf(dataset);
+    groupsOf(dataset, (g) => g.via === 'primary');
     filterAssessable(dataset, 'groupIds');
   },
   // The count is judged before the reads are sent: a count off is PAGE-04's one deviation, and nothing more is asked.
@@ -172,7 +172,7 @@ export const LIST_05_TEST = declareTest({
     groupNamed(dataset, 'mixedCaseName');
   },
   judge: ([[full, ...wild]], { profile, dataset }) => {
-    const target = groupNamed(dataset, 'mixedCaseName');
+    const target = pickNamed(dataset, 'mixedCaseName');
     // Wildcard planned requests: a name filter built on LIKE, glob or regex without escaping widens the match. The full Name is also LIST-07's.
     const { name, wildcards } = nameAndWildcards(profile, dataset);
     return [
@@ -213,7 +213,7 @@ export const LIST_07_TEST = declareTest({
   },
   judge: ([answers], { profile, dataset }): Verdict[] => {
     // Parts of the mixed-case group's Name, each as written and in upper case, tell exact from prefix from substring (nameParts).
-    const target = groupNamed(dataset, 'mixedCaseName');
+    const target = pickNamed(dataset, 'mixedCaseName');
     const name = target.sent.Name;
     const { plannedRequests, keys } = nameParts(profile, dataset);
     return [

@@ -6,17 +6,19 @@
 import { test } from '@playwright/test';
 import { JSON_ANSWER, echoesAction, echoesVersion, envelopeOf, type Check } from '../checks';
 import type { Dataset } from '../dataset';
-import { onSuccesses, provokedErrors } from '../dataset-needs';
+import { onSuccesses, provokedErrorAnswers, provokedErrors } from '../dataset-needs';
 import { declareTest, type TestGroup, type TestTools, type Verdict } from '../declare';
 
 // The successes are judged in run, before the errors: provokedErrors skips the test where no mistake was answered with
-// an error, and it did so only once the successes were judged.
+// an error, and it does so only once the successes were judged.
 const onSuccessesEcho =
   (echoes: Check) =>
-  async ({ dataset, verify }: TestTools) =>
-    test.step('on successes', async () => onSuccesses(dataset, verify, (ex) => [...envelopeOf(ex), echoes]));
+  async ({ dataset, verify }: TestTools) => {
+    await test.step('on successes', async () => onSuccesses(dataset, verify, (ex) => [...envelopeOf(ex), echoes]));
+    provokedErrors(dataset);
+  };
 const onErrorsEcho = (dataset: Dataset, echoes: Check): Verdict[] =>
-  provokedErrors(dataset).map((ex) => ({ answer: ex, step: 'on errors', steps: [JSON_ANSWER, ...envelopeOf(ex), echoes] }));
+  provokedErrorAnswers(dataset).map((ex) => ({ answer: ex, step: 'on errors', steps: [JSON_ANSWER, ...envelopeOf(ex), echoes] }));
 
 export const VER_01_TEST = declareTest({
   id: 'VER-01',
