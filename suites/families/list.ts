@@ -164,13 +164,16 @@ export const LIST_04_TEST = declareTest<Read[]>({
     }),
 });
 
+/** The name filter read as the profile says, and the mixed-case group there to find by it (groupNamed blocks otherwise). */
+function nameFilterAndMixedCase({ dataset }: JudgeContext): void {
+  filterAssessable(dataset, 'name');
+  groupNamed(dataset, 'mixedCaseName');
+}
+
 export const LIST_05_TEST = declareTest({
   id: 'LIST-05',
   plans: [LIST_05],
-  needs: ({ dataset }) => {
-    filterAssessable(dataset, 'name');
-    groupNamed(dataset, 'mixedCaseName');
-  },
+  needs: nameFilterAndMixedCase,
   judge: ([[full, ...wild]], { profile, dataset }) => {
     const target = pickNamed(dataset, 'mixedCaseName');
     // Wildcard planned requests: a name filter built on LIKE, glob or regex without escaping widens the match. The full Name is also LIST-07's.
@@ -207,10 +210,7 @@ export const LIST_06_TEST = declareTest({
 export const LIST_07_TEST = declareTest({
   id: 'LIST-07',
   plans: [LIST_07],
-  needs: ({ dataset }) => {
-    filterAssessable(dataset, 'name');
-    groupNamed(dataset, 'mixedCaseName');
-  },
+  needs: nameFilterAndMixedCase,
   judge: ([answers], { profile, dataset }): Verdict[] => {
     // Parts of the mixed-case group's Name, each as written and in upper case, tell exact from prefix from substring (nameParts).
     const target = pickNamed(dataset, 'mixedCaseName');
