@@ -116,7 +116,13 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
   return groups.filter((g) => has(g.via));
 }
 
-export async function buildDataset(config: KitConfig & { baseURL: string }, profile: Profile, emptyList: Exchange): Promise<Dataset> {
+/** The create-and-wait phase; `onCreated` hears when its creates are answered, before the polls (global-setup.ts sendEarly). */
+export async function buildDataset(
+  config: KitConfig & { baseURL: string },
+  profile: Profile,
+  emptyList: Exchange,
+  onCreated?: (dataset: Dataset) => void,
+): Promise<Dataset> {
   const started = new Date();
   const api = new Api(config, (_role, variable) => {
     throw new Error(`${variable} is not configured`);
@@ -164,6 +170,7 @@ export async function buildDataset(config: KitConfig & { baseURL: string }, prof
     creates = api.requestStats();
     dataset.shared.provoked = await provoked;
     dataset.groups.sort((a, b) => planned.findIndex((p) => p.key === a.key) - planned.findIndex((p) => p.key === b.key));
+    onCreated?.(dataset);
     await waitForVisibility(api, profile, dataset, config.visibilityTimeoutMs);
     // The detection's pages are the suites' too (PAGE-01's first page, the reads of every seen group): shared with them (api.ts).
     const settled = new Set(dataset.groups.filter((g) => g.visibleAfterMs !== null).map((g) => g.id));

@@ -9,8 +9,8 @@ import { phaseExchanges } from './dataset-needs';
 import { buildDataset } from './dataset-setup';
 import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
-import { sendAheadLanes } from './plans';
-import { sentAheadFor } from './families';
+import { sendAheadLanes, type PlannedRequest } from './plans';
+import { groupFreeRequests, sentAheadFor } from './families';
 import { Lanes } from '../client/concurrency';
 import { withinShareBounds } from '../client/read-cache';
 import { isThrottled } from '../client/retry';
@@ -82,12 +82,11 @@ async function everyPhaseOver(): Promise<void> {
 }
 
 /**
- * The selected tests' requests that need no earlier answer, sent by the runner while the workers start
- * (suites/plans/); claimed at once, sent a few at a time. Nothing where the phase failed: each test
- * sends its own then, as before.
+ * Requests of the selected tests that need no earlier answer, sent by the runner (suites/families/): claimed at once, sent
+ * a few at a time. Nothing where the phase failed: each test sends its own then, as before.
  */
-function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, dataset: Dataset, keys: string[] | undefined, workers: number): Promise<void> {
-  if (!keys || dataset.error) return Promise.resolve();
+function sendAhead(config: KitConfig & { baseURL: string }, dataset: Dataset, requests: () => PlannedRequest[], workers: number): Promise<void> {
+  if (dataset.error) return Promise.resolve();
   // Not to a target that throttled the phase (every 429 or 503 a create got is counted in its retries; a throttled last
   // answer is among the phase's exchanges), or answered it past the evidence bounds (megabytes of error page): such
   // answers are not shared, so each test would send its request again, and the runner would hold many at once.
@@ -97,11 +96,36 @@ function sendAhead(config: KitConfig & { baseURL: string }, profile: Profile, da
       throw new Error(`${variable} is not configured`);
     });
     lanes ??= new Lanes(sendAheadLanes(workers));
-    return api.sendAhead(sentAheadFor(keys, { config, profile, dataset }), lanes).catch(() => undefined);
+    return api.sendAhead(requests(), lanes).catch(() => undefined);
   } catch {
     // Sending ahead only saves time: whatever goes wrong here, each test sends its own requests.
     return Promise.resolve();
   }
+}
+
+/** What the runner sent while the phase waited for its groups: those plans' keys, and when their answers are in. */
+interface SentEarly {
+  keys: Set<string>;
+  sent: Promise<void>;
+}
+
+/**
+ * The selected plans that read none of the run's groups (AUTH, INPUT…), sent once the phase's creates are answered, while
+ * it polls: the run no longer waits out the visibility lag before them. Fair to a target that limits creates: the phase's
+ * creates were all answered first, and the polls it still sends are reads. Not in a process that runs several phases
+ * (a matrix batch), where another target's polls would wait behind them.
+ */
+async function sendEarly(
+  config: KitConfig & { baseURL: string },
+  profile: Profile,
+  partial: Dataset,
+  selection: Promise<string[] | undefined>,
+  workers: number,
+): Promise<SentEarly> {
+  const keys = phasesRunning.size > 1 ? undefined : await selection;
+  if (!keys) return { keys: new Set(), sent: Promise.resolve() };
+  const free = groupFreeRequests(keys, { config, profile });
+  return { keys: free.keys, sent: sendAhead(config, partial, () => free.requests, workers) };
 }
 
 /** An error Playwright prints as its message alone: this is the target's state, not a kit crash. Target text in it is one line. */
@@ -176,7 +200,10 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       const profile = loadProfile(config.profilePath);
       // From here on the runner holds the dataset as the workers read it (bounded, evidence.ts), not the phase's
       // answers whole: it plans from what they will ask, and keeps no megabytes of a target's answers for the run.
-      const dataset = saveDataset(await runPhase(target, profile, exchange));
+      let early: Promise<SentEarly> | undefined;
+      const dataset = saveDataset(
+        await runPhase(target, profile, exchange, (partial) => (early = sendEarly(target, profile, partial, selection, fullConfig.workers))),
+      );
       // For agc certify, which reads these groups back by Id after each later run (AG_KEEP_CREATED=1).
       if (config.keepCreated) writeCreated(config.reportDir, createdOf(dataset));
       const keys = await selection;
@@ -184,9 +211,11 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the
       // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/plans/).
       if (keys) await everyPhaseOver();
-      const ahead = sendAhead(target, profile, dataset, keys, fullConfig.workers);
+      const sentEarly = (await early) ?? { keys: new Set<string>(), sent: Promise.resolve() };
+      const rest = keys?.filter((key) => !sentEarly.keys.has(key));
+      const ahead = rest?.length ? sendAhead(target, dataset, () => sentAheadFor(rest, { config, profile, dataset }), fullConfig.workers) : Promise.resolve();
       markPhaseDone(config.runId);
-      await ahead;
+      await Promise.all([ahead, sentEarly.sent]);
       return undefined;
     } catch (error) {
       const failed = plainError(error instanceof Error ? error.message : String(error), Object.values(config.tokens));

@@ -2,7 +2,8 @@
  * The create-and-wait phase runs in the runner while the workers start (suites/global-setup.ts); the
  * kit fixture holds every test until the phase's marker (suites/dataset.ts, phaseFinished). What must
  * hold: the target sees the preflight and the phase's requests before any test's, as if the phase had
- * run before the workers started; a failed phase is every test's clear error; a phase that died
+ * run before the workers started, but for the requests the runner sends ahead that need none of the run's
+ * groups, which go out once the phase's creates are answered, while it polls; a failed phase is every test's clear error; a phase that died
  * unmarked does not hold the workers forever.
  */
 import { randomBytes } from 'node:crypto';
@@ -50,6 +51,58 @@ test('no test sends before the phase has ended: the target sees the preflight an
       arrivals.filter((at) => at <= phaseEnd).length,
       'requests that reached the target before the phase ended: the preflight and the phase, nothing of a test',
     ).toBe(1 + phaseRequests);
+  } finally {
+    removeRunDir(runId);
+  }
+});
+
+test("what needs none of the run's groups goes out beside the phase, once its creates are answered; what reads them waits for its end", async ({
+  startReference,
+}) => {
+  // AUTH-02's requests (a Bearer header without a token) need no group; SCOPE-02's reads of the run's groups by their Ids
+  // with another user's token do (the phase sends no such read).
+  const arrivals: number[] = [];
+  const creates: number[] = [];
+  const auth02: number[] = [];
+  const otherUser: number[] = [];
+  const server = await startReference({
+    latencyMs: 800,
+    hooks: {
+      route: (method, routePath) => {
+        arrivals.push(Date.now());
+        return defaultHooks.route(method, routePath);
+      },
+      authenticate: (authorization, ctx, headers, connection) => {
+        if (authorization?.trim() === 'Bearer') auth02.push(Date.now());
+        return defaultHooks.authenticate(authorization, ctx, headers, connection);
+      },
+      createGroup: (principal, input, ctx) => {
+        creates.push(Date.now());
+        return defaultHooks.createGroup(principal, input, ctx);
+      },
+      authorizeList: (principal, query, ctx) => {
+        if (principal.token === referenceTokenEnv().AG_TOKEN_OTHER_USER && query.filter.groupIds) otherUser.push(Date.now());
+        return defaultHooks.authorizeList(principal, query, ctx);
+      },
+    },
+  });
+  const runId = newRunId();
+  try {
+    // With the selection reporter, as every run of the kit: the runner knows the selected tests' plans.
+    const run = await runPlaywright(
+      ['test', '--reporter=./suites/selection.ts,dot', '--grep', 'AUTH-02|SCOPE-02', `--workers=${KIT_WORKERS}`],
+      keptRunEnv(server.url, runId),
+    );
+    expect(run.status, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(0);
+    const dataset = readJson<Dataset>(path.join(runDirOf(runId), 'dataset.json'));
+    const phaseEnd = Date.parse(dataset.finishedAt);
+    expect(auth02.length, "AUTH-02's requests").toBeGreaterThan(0);
+    expect(Math.max(...auth02), "AUTH-02's requests went out beside the phase").toBeLessThan(phaseEnd);
+    // Answered 800 ms after the server made the group: sent after that answer, they arrive later still.
+    expect(Math.min(...auth02), 'after every create of the phase was answered').toBeGreaterThanOrEqual(Math.max(...creates) + 800);
+    expect(otherUser.length, "SCOPE-02's reads").toBeGreaterThan(0);
+    expect(Math.min(...otherUser), "SCOPE-02's reads waited for the phase's end").toBeGreaterThan(phaseEnd);
+    expect(arrivals.length).toBeGreaterThan(1 + dataset.requests!.all.count);
   } finally {
     removeRunDir(runId);
   }
