@@ -25,6 +25,7 @@ export const TEST_GROUPS: readonly TestGroup[] = [
   ...err.ERR,
   ...create.CREATE,
   ...list.LIST,
+  ...page.PAGE_CHAINS,
   ...page.PAGE,
   ...scope.SCOPE,
   ...chan.CHAN,

@@ -66,8 +66,9 @@ export const PAGE_07_PROPERTY = declareProperty('PAGE-07 property', (ctx) => {
   return { arbitraries: [body], examples, request: (paging: Parameters<typeof pagingRequest>[1]) => pagingRequest(ctx.profile, paging) };
 });
 
-// Two tests of half the runs each, one per worker: the commands of a run depend on each other. First: they are the
-// suites' longest chains of requests, and the workers' loads even out when the longest tests start first.
+// Two tests of half the runs each, one per worker: the commands of a run depend on each other. They are the suites'
+// longest chains of requests, declared first of all the suites (suites/0-chains.spec.ts, PAGE_CHAINS): Playwright hands
+// tests to its workers in the order of their files' names, and a chain that starts first ends within the others' time.
 const modelHalf = (half: 0 | 1) =>
   declareTest({
     id: 'PAGE-05',
@@ -242,8 +243,10 @@ export const PAGE_02_PROPERTY_TEST = declareTest({
   },
 });
 
+/** The long chains of the PAGE family: suites/0-chains.spec.ts declares them before every other test. */
+export const PAGE_CHAINS: readonly TestGroup[] = [{ describe: 'PAGE paging against a model', tests: [modelHalf(0), modelHalf(1)] }];
+
 export const PAGE: readonly TestGroup[] = [
-  { describe: 'PAGE paging against a model', tests: [modelHalf(0), modelHalf(1)] },
   {
     describe: 'PAGE paging fields and invariants',
     tests: [PAGE_01_TEST, PAGE_02_TEST, PAGE_03_TEST, PAGE_04_TEST, PAGE_05_TEST, PAGE_06_TEST, PAGE_07_TEST],
