@@ -216,7 +216,9 @@ export async function modelRuns(
         ...(drawnCreate ? [] : [new CreateGroup('first')]),
         ...cmds,
         new ListByIds([true], maxSize, 1, true),
-        new WalkPages([true], Math.max(1, profile.list.pageSize.minimum), true),
+        // Pages of two at the least: the drawn walks try every size from the minimum up, and a walk one group a page over
+        // the run's ten-odd groups cost ten requests a run, what pushed a run past 250 requests for some seeds.
+        new WalkPages([true], Math.max(2, profile.list.pageSize.minimum), true),
       ];
       await fc.asyncModelRun(
         () => ({
