@@ -123,6 +123,8 @@ export interface Scenario {
   goalPlusMs?: number;
   /** `--workers`, where not the kit's default (3): what docs/cli.md's advice for far targets costs and saves. */
   workers?: number;
+  /** Latency added to every answer at the socket, by a proxy in front of the server (latency-proxy.ts), not by its own hook. */
+  socketLatencyMs?: number;
 }
 
 export interface TestFigures {
@@ -153,6 +155,8 @@ export interface RunResult {
   setupChain: number;
   longestTest: { title: string; chain: number };
   floorMs: number;
+  /** The longest chain of requests each sent once the one before it was answered, from the proxy's log (critical-path.ts). */
+  criticalPath: { depth: number; steps: string[] };
 }
 
 export interface SelfTestResult extends Timed {

@@ -24,17 +24,22 @@ import { keptRunEnv, readJson, referenceTokenEnv, runPlaywright } from './helper
 
 const newRunId = () => `ph${randomBytes(4).toString('hex')}`;
 
+/** The reference server's route hook, noting when each request arrived. */
+const noteArrival =
+  (arrivals: number[]) =>
+  (method: string, routePath: string): ReturnType<typeof defaultHooks.route> => {
+    arrivals.push(Date.now());
+    return defaultHooks.route(method, routePath);
+  };
+
 test('no test sends before the phase has ended: the target sees the preflight and the phase first', async ({ startReference }) => {
   const arrivals: number[] = [];
-  // 800 ms on every answer: the phase (creates, then polls, then probes: three rounds at least) outlasts the workers' start,
+  // 800 ms on every answer: the phase (creates, then polls, then the detection's reads: three rounds at least) outlasts the workers' start,
   // so they are up and waiting while it still runs. Two tests that send requests of their own are enough to see the order.
   const server = await startReference({
     latencyMs: 800,
     hooks: {
-      route: (method, routePath) => {
-        arrivals.push(Date.now());
-        return defaultHooks.route(method, routePath);
-      },
+      route: noteArrival(arrivals),
     },
   });
   const runId = newRunId();
@@ -68,10 +73,7 @@ test("what needs none of the run's groups goes out beside the phase, once its cr
   const server = await startReference({
     latencyMs: 800,
     hooks: {
-      route: (method, routePath) => {
-        arrivals.push(Date.now());
-        return defaultHooks.route(method, routePath);
-      },
+      route: noteArrival(arrivals),
       authenticate: (authorization, ctx, headers, connection) => {
         if (authorization?.trim() === 'Bearer') auth02.push(Date.now());
         return defaultHooks.authenticate(authorization, ctx, headers, connection);
