@@ -17,10 +17,36 @@ export interface Requirement {
   title: string;
   spec: string;
   sends?: string;
+  /**
+   * What `sends` names, as matchers of the requests the requirement's declared plans make (tests/sends.test.ts): each
+   * must match at least one of them, so the catalogue never says more than the kit sends.
+   */
+  sent?: SentMatcher[];
   expects?: string;
   reason?: string;
   /** What the test takes for granted beyond the quoted sentence, and why that is the spec's or the profile's. */
   assumes?: string[];
+}
+
+/**
+ * One kind of request a requirement's entry says it sends. Every key given must hold: `op` the Action (null: none),
+ * `version` (null: none), `auth` the Authorization header as evidence shows it (null: none), `type` the body's JSON type
+ * (`invalid`: not JSON), `body` the whole body; `at` a JSON pointer into the body, whose value is `value`, of `type`,
+ * `includes` a text, is `above` a number or `longerThan` a length (a number, or a dotted path into the profile); `absent`
+ * pointers the body does not hold.
+ */
+export interface SentMatcher {
+  op?: string | null;
+  version?: string | null;
+  auth?: string | null;
+  type?: 'array' | 'string' | 'number' | 'boolean' | 'null' | 'object' | 'invalid';
+  body?: unknown;
+  at?: string;
+  value?: unknown;
+  includes?: string;
+  above?: number | string;
+  longerThan?: number | string;
+  absent?: string[];
 }
 
 export interface Catalogue {
