@@ -33,7 +33,7 @@ export interface Requirement {
  * `version` (null: none), `auth` the Authorization header as evidence shows it (null: none), `type` the body's JSON type
  * (`invalid`: not JSON), `body` the whole body; `at` a JSON pointer into the body, whose value is `value`, of `type`,
  * `includes` a text, is `above` a number or `longerThan` a length (a number, or a dotted path into the profile); `absent`
- * pointers the body does not hold.
+ * pointers the body does not hold; `anywhere` a text some string of the body holds.
  */
 export interface SentMatcher {
   op?: string | null;
@@ -47,6 +47,8 @@ export interface SentMatcher {
   above?: number | string;
   longerThan?: number | string;
   absent?: string[];
+  /** A text some string of the body holds, wherever it is. */
+  anywhere?: string;
 }
 
 export interface Catalogue {

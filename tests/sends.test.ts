@@ -59,12 +59,23 @@ const typeOf = (value: unknown, invalid?: string): string =>
 const bound = (given: number | string): number =>
   typeof given === 'number' ? given : (given.split('.').reduce<any>((at, key) => at?.[key], loadProfile()) as number);
 
+/** Every string of a JSON value, keys included. */
+const stringsOf = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.flatMap(stringsOf)
+      : value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, v]) => [key, ...stringsOf(v)])
+        : [];
+
 function matches(m: SentMatcher, v: SentView): boolean {
   if (m.op !== undefined && v.action !== m.op) return false;
   if (m.version !== undefined && v.version !== m.version) return false;
   if (m.auth !== undefined && v.auth !== m.auth) return false;
   if (m.body !== undefined && JSON.stringify(v.body) !== JSON.stringify(m.body)) return false;
   if (m.absent?.some((pointer) => readPointer(v.body, pointer) !== undefined)) return false;
+  if (m.anywhere !== undefined && !stringsOf(v.body).some((text) => text.includes(m.anywhere!))) return false;
   if (m.at === undefined) return m.type === undefined || typeOf(v.body, v.invalid) === m.type;
   const at = v.invalid === undefined ? readPointer(v.body, m.at) : undefined;
   if (at === undefined) return false;

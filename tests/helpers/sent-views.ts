@@ -59,8 +59,8 @@ export function viewOfExchange(exchange: Exchange): SentView {
   return { action, version, auth: headers.authorization ?? null, ...parsed(body), userAgent: agent === undefined ? 'none' : 'kit' };
 }
 
-/** The requirements whose tests judge the client mistakes the phase provoked besides their plans' requests (INPUT-01, INPUT-02). */
-const JUDGE_PROVOKED = new Set(['INPUT-01', 'INPUT-02']);
+/** The requirements whose tests judge the client mistakes the phase provoked besides their plans' requests (AUTH-01, INPUT-01, INPUT-02). */
+const JUDGE_PROVOKED = new Set(['AUTH-01', 'INPUT-01', 'INPUT-02']);
 
 /** Every requirement's planned requests, from the recorded reference run. */
 export function plannedByRequirement(): Map<string, SentView[]> {
