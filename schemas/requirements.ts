@@ -33,7 +33,7 @@ export interface Requirement {
  * `version` (null: none), `auth` the Authorization header as evidence shows it (null: none), `type` the body's JSON type
  * (`invalid`: not JSON), `body` the whole body; `at` a JSON pointer into the body, whose value is `value`, of `type`,
  * `includes` a text, is `above` a number or `longerThan` a length (a number, or a dotted path into the profile); `absent`
- * pointers the body does not hold; `anywhere` a text some string of the body holds.
+ * pointers the body does not hold; `anywhere` a text some string of the body holds, `pattern` a regular expression one matches; `length` the code points of the value at `at`.
  */
 export interface SentMatcher {
   op?: string | null;
@@ -49,6 +49,10 @@ export interface SentMatcher {
   absent?: string[];
   /** A text some string of the body holds, wherever it is. */
   anywhere?: string;
+  /** A regular expression some string of the body matches, wherever it is. */
+  pattern?: string;
+  /** The length of the value at `at`, in code points: a number, or a dotted path into the profile. */
+  length?: number | string;
 }
 
 export interface Catalogue {

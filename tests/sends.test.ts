@@ -76,6 +76,7 @@ function matches(m: SentMatcher, v: SentView): boolean {
   if (m.body !== undefined && JSON.stringify(v.body) !== JSON.stringify(m.body)) return false;
   if (m.absent?.some((pointer) => readPointer(v.body, pointer) !== undefined)) return false;
   if (m.anywhere !== undefined && !stringsOf(v.body).some((text) => text.includes(m.anywhere!))) return false;
+  if (m.pattern !== undefined && !stringsOf(v.body).some((text) => new RegExp(m.pattern!, 'u').test(text))) return false;
   if (m.at === undefined) return m.type === undefined || typeOf(v.body, v.invalid) === m.type;
   const at = v.invalid === undefined ? readPointer(v.body, m.at) : undefined;
   if (at === undefined) return false;
@@ -84,6 +85,7 @@ function matches(m: SentMatcher, v: SentView): boolean {
   if (m.includes !== undefined && !(typeof at === 'string' && at.includes(m.includes))) return false;
   if (m.above !== undefined && !(typeof at === 'number' && at > bound(m.above))) return false;
   if (m.longerThan !== undefined && !(typeof at === 'string' && [...at].length > bound(m.longerThan))) return false;
+  if (m.length !== undefined && !(typeof at === 'string' && [...at].length === bound(m.length))) return false;
   return true;
 }
 

@@ -59,8 +59,10 @@ export function viewOfExchange(exchange: Exchange): SentView {
   return { action, version, auth: headers.authorization ?? null, ...parsed(body), userAgent: agent === undefined ? 'none' : 'kit' };
 }
 
-/** The requirements whose tests judge the client mistakes the phase provoked besides their plans' requests (AUTH-01, INPUT-01, INPUT-02). */
+/** The requirements whose tests judge the client mistakes the phase provoked besides their plans' requests. */
 const JUDGE_PROVOKED = new Set(['AUTH-01', 'INPUT-01', 'INPUT-02']);
+/** The requirements whose tests judge the phase's creates: what those carry is what they send. */
+const JUDGE_CREATES = new Set(['CREATE-02', 'CREATE-05']);
 
 /** Every requirement's planned requests, from the recorded reference run. */
 export function plannedByRequirement(): Map<string, SentView[]> {
@@ -73,5 +75,6 @@ export function plannedByRequirement(): Map<string, SentView[]> {
   for (const t of TEST_GROUPS.flatMap((g) => g.tests))
     for (const plan of t.plans ?? []) byId.set(t.id, [...(byId.get(t.id) ?? []), ...plan.requests(ctx).map(viewOf)]);
   for (const id of JUDGE_PROVOKED) byId.set(id, [...(byId.get(id) ?? []), ...dataset.shared.provoked.map(viewOfExchange)]);
+  for (const id of JUDGE_CREATES) byId.set(id, [...(byId.get(id) ?? []), ...dataset.groups.map((g) => viewOfExchange(g.create))]);
   return byId;
 }
