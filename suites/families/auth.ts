@@ -32,7 +32,7 @@ function nearMissed([first, ...answers]: Exchange[]): Verdict[] {
   return [{ answer: first, steps: [NOT_AS_SUCCESS, owned('AUTH-04', statusIs(401))] }, ...asTokenAuthErrors(answers)];
 }
 
-/** A request the target must refuse (one of the cookie test's, which are never sent ahead): see refusedProbe. */
+/** A request the target must refuse (one of the cookie test's, which are never sent ahead): a planned request (refusedRequest) the test sends itself. */
 const refusedCall = (api: Api, config: KitConfig, op: OperationId, options: CallOptions) => sendOwn(api, refusedRequest(config, op, options, 'cookies'));
 
 export const AUTH_01_TEST = declareTest({
