@@ -51,6 +51,12 @@ const FAILS: Record<string, { id: string; check: string }> = {
   badEscapeCrashes: { id: 'INPUT-01', check: 'clientError' },
   nonObjectBodyAccepted: { id: 'INPUT-02', check: 'clientError' },
   unknownActionCrashes: { id: 'INPUT-05', check: 'clientError' },
+  anySchemeAccepted: { id: 'AUTH-03', check: 'statusIs(401)' },
+  emptyListBodyUnauthenticated: { id: 'AUTH-05', check: 'tokenAccepted' },
+  anyVersionAccepted: { id: 'INPUT-06', check: 'clientError' },
+  // The test of AUTH-01 with the kit's User-Agent and with none.
+  authWaivedWithoutUserAgent: { id: 'AUTH-01', check: 'statusIs(401)' },
+  rateLimitWithoutRetryAfter: { id: 'INPUT-08', check: 'retryAfterHeader' },
 };
 
 /** What each mutant fails in a whole run (reference/mutants.expected.yaml): a pure judge may fail with these checks alone. */

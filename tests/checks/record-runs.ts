@@ -55,6 +55,11 @@ export const RUN_SESSIONS = [
   'badEscapeCrashes',
   'nonObjectBodyAccepted',
   'unknownActionCrashes',
+  'anySchemeAccepted',
+  'emptyListBodyUnauthenticated',
+  'anyVersionAccepted',
+  'authWaivedWithoutUserAgent',
+  'rateLimitWithoutRetryAfter',
 ];
 
 async function record(session: string): Promise<void> {
