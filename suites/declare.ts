@@ -98,7 +98,13 @@ export function judgementsOf(verdicts: Verdict[], own: RequirementId, context: C
 type Body = (fixtures: Omit<TestTools, 'testInfo' | 'dataset'> & { dataset?: Dataset }, testInfo: TestInfo) => Promise<void>;
 
 async function perform(t: DeclaredTest<unknown>, tools: TestTools): Promise<void> {
-  const ctx: JudgeContext = { config: tools.kit.config, profile: tools.profile, dataset: tools.dataset };
+  const ctx: JudgeContext = {
+    config: tools.kit.config,
+    profile: tools.profile,
+    get dataset() {
+      return tools.dataset;
+    },
+  };
   t.needs?.(ctx);
   const answers = t.judge ? await Promise.all((t.plans ?? []).map((p) => tools.plan.answers(p))) : [];
   const ran = t.run ? await t.run(tools, answers) : undefined;
@@ -119,7 +125,19 @@ export function declared(t: DeclaredTest<any>): [string, TestDetails, Body] {
   const body: Body =
     t.groups === false
       ? async ({ api, plan, verify, judge, profile, kit }, testInfo) =>
-          perform(t, { api, plan, verify, judge, profile, kit, testInfo, dataset: undefined as unknown as Dataset })
+          perform(t, {
+            api,
+            plan,
+            verify,
+            judge,
+            profile,
+            kit,
+            testInfo,
+            // Declared as reading no group: one that does is the kit's own mistake, said as such rather than an undefined.
+            get dataset(): Dataset {
+              throw new Error(`the kit's own mistake: ${t.id} is declared with groups: false and reads the run's groups`);
+            },
+          })
       : async ({ api, plan, dataset, verify, judge, profile, kit }, testInfo) =>
           perform(t, { api, plan, dataset: dataset!, verify, judge, profile, kit, testInfo });
   return [titleOf(t), details, body];

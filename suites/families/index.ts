@@ -37,21 +37,21 @@ export const TEST_GROUPS: readonly TestGroup[] = [
 /** Every plan a declared test names: what the runner may send ahead. */
 export const declaredPlans = (): DeclaredPlan[] => plansOfTests(TEST_GROUPS);
 
-/** What a plan throws that reads the run's groups before the create-and-wait phase has them. */
-class NeedsGroups extends Error {}
+/** Every declared plan by its key. */
+const plansByKey = () => new Map(declaredPlans().map((plan) => [plan.key, plan]));
 
 /**
  * The selected plans (by key) that read none of the run's groups, and their requests: what the runner may send while
  * the phase still waits for its groups to show (suites/global-setup.ts). A plan that reads the dataset is left for after.
  */
 export function groupFreeRequests(keys: string[], ctx: Omit<PlanContext, 'dataset'>): { keys: Set<string>; requests: PlannedRequest[] } {
-  const plans = new Map(declaredPlans().map((plan) => [plan.key, plan]));
+  const plans = plansByKey();
   const early = new Set<string>();
   const requests: PlannedRequest[] = [];
   const withoutGroups: PlanContext = {
     ...ctx,
     get dataset(): PlanContext['dataset'] {
-      throw new NeedsGroups();
+      throw new Error("this plan reads the run's groups");
     },
   };
   for (const key of keys) {
@@ -61,7 +61,7 @@ export function groupFreeRequests(keys: string[], ctx: Omit<PlanContext, 'datase
       requests.push(...planned);
       early.add(key);
     } catch {
-      // It reads the run's groups (NeedsGroups), or cannot be planned yet: planned again once the phase is over.
+      // It reads the run's groups, or cannot be planned yet: planned again once the phase is over.
     }
   }
   return { keys: early, requests };
@@ -69,7 +69,7 @@ export function groupFreeRequests(keys: string[], ctx: Omit<PlanContext, 'datase
 
 /** The requests of the selected tests' plans (by key, in the tests' order) that the runner sends ahead. */
 export function sentAheadFor(keys: string[], ctx: PlanContext): PlannedRequest[] {
-  const plans = new Map(declaredPlans().map((plan) => [plan.key, plan]));
+  const plans = plansByKey();
   return keys.flatMap((key) => {
     try {
       return plans.get(key)?.requests(ctx) ?? [];
