@@ -40,21 +40,19 @@ const attached = new Set<string>();
  * The suites open no browser, yet Playwright's `test` sets up its browser fixtures for every test:
  * trace recording and context configuration (auto fixtures), which read the browser-context options
  * (`_combinedContextOptions`, built from some thirty option fixtures, each set up and torn down with
- * a stack trace captured): a third of a worker's CPU on a whole run. The kit's own matrices, which judge
- * some hundred servers, replace these private fixtures by fixtures that do nothing (`npm test` measured 4.7 min
- * with them, 6.2 without); a run of the kit keeps Playwright's own, so that it depends on no private name.
- * tests/playwright-fixtures.test.ts fails if a Playwright upgrade renames them.
+ * a stack trace captured): a third of a worker's CPU on a whole run. Every run replaces these private fixtures by
+ * fixtures that do nothing. Nothing is lost: playwright.config.ts turns traces, screenshots and videos off (they would
+ * capture the tokens), and this keeps them off even where a user asks Playwright for a trace. The kit pins Playwright's
+ * version; tests/playwright-fixtures.test.ts fails if an upgrade renames them.
  */
 export const BROWSER_FIXTURES = ['_combinedContextOptions', '_setupArtifacts', '_setupContextOptions'] as const;
 /** How Playwright registers those auto fixtures; an override must repeat its `auto`, which Playwright's types do not list. */
 const autoInternal = { auto: 'all-hooks-included', box: 'self' } as unknown as { auto: true; box: 'self' };
-const apiOnly = base.extend<{ _combinedContextOptions: Record<string, never>; _setupArtifacts: void; _setupContextOptions: void }>({
+const root = base.extend<{ _combinedContextOptions: Record<string, never>; _setupArtifacts: void; _setupContextOptions: void }>({
   _combinedContextOptions: [async ({}, use) => use({}), { box: 'self' }],
   _setupArtifacts: [async ({}, use) => use(), autoInternal],
   _setupContextOptions: [async ({}, use) => use(), autoInternal],
 });
-/** The matrices declare their targets before Playwright loads the suites (config/index.ts declareMatrixTargets). */
-const root = (matrixTargetNames().length ? apiOnly : base) as typeof apiOnly;
 
 /** What a worker resolves once per target: the configuration, once the target's create-and-wait phase is over. */
 async function kitOf(kitConfig: KitConfig): Promise<Kit> {
