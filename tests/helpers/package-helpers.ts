@@ -2,7 +2,12 @@
 import { cleanEnv, type Done } from './harness';
 
 /** The environment without the developer's kit variables, plus what the test gives the installed kit. */
-export const kitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...cleanEnv(), ...extra });
+export const kitEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+  // The installed kit keeps its transform cache where a user's would (its TMPDIR), not in the one the self-test shares
+  // with its children (tests/helpers/temp-root.ts): its files, at a new path each run, would pile up there.
+  const { PWTEST_CACHE_DIR: _shared, ...env } = cleanEnv();
+  return { ...env, ...extra };
+};
 
 export const output = (done: Done) => `exit ${done.status}\n--- stdout\n${done.stdout.slice(-4000)}\n--- stderr\n${done.stderr.slice(-4000)}`;
 
