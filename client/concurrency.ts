@@ -43,7 +43,9 @@ export async function together<T>(tasks: (() => Promise<T>)[], limit = CONCURREN
 
 /**
  * At most `limit` tasks under way at once, in the order they asked, whoever asks: the runner's requests sent ahead
- * for every target of a run (one, or a matrix batch's several) share one such limit.
+ * for every target of a run (one, or a matrix batch's several) share one such limit. A task that asks `first` goes
+ * before every task still waiting: the next step of a chain, which waited for the one before it, does not wait again
+ * behind everything asked meanwhile (three VIS-02 rounds queued so ended a run far away three round trips late).
  */
 export class Lanes {
   private free: number;
@@ -53,9 +55,9 @@ export class Lanes {
     this.free = limit;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<T>(task: () => Promise<T>, { first = false } = {}): Promise<T> {
     if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
     try {
       return await task();
     } finally {

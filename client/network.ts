@@ -188,7 +188,14 @@ function tlsFor(target: URL, env: NodeJS.ProcessEnv): Route['tls'] {
   return { ...(ca ? { ca } : {}), checkServerIdentity: (_servername, cert) => tls.checkServerIdentity(host, cert) };
 }
 
-const pooled = { keepAlive: true, maxSockets: 16 };
+/**
+ * Connections per process and target, a backstop only: what the kit has under way at once is bounded where it sends (a
+ * test's CONCURRENCY, the runner's lanes, client/concurrency.ts). A pool smaller than those lanes queued the runner's
+ * requests sent ahead behind one another unseen: 16 sockets under 24 lanes made a run against a target 200 ms away wait
+ * out some 10 round trips instead of 6 (bench/README.md).
+ */
+export const MAX_SOCKETS = 64;
+const pooled = { keepAlive: true, maxSockets: MAX_SOCKETS };
 const directAgents = { http: new http.Agent(pooled), https: new https.Agent(pooled) };
 const proxyAgents = new Map<string, http.Agent>();
 
@@ -200,7 +207,7 @@ export function routeFor(target: URL, isolated: boolean, env: NodeJS.ProcessEnv 
   if (!proxy) return { agent: isolated ? false : secure ? directAgents.https : directAgents.http, tls: tlsOptions };
   // The proxy's own TLS (an https:// proxy) trusts the same CAs.
   const make = (keepAlive: boolean) => {
-    const options = { keepAlive, maxSockets: 16, ...(trustedCAs(env) ? { ca: trustedCAs(env) } : {}) };
+    const options = { keepAlive, maxSockets: MAX_SOCKETS, ...(trustedCAs(env) ? { ca: trustedCAs(env) } : {}) };
     return secure ? new HttpsProxyAgent(proxy.url, options) : new HttpProxyAgent(proxy.url, options);
   };
   if (isolated) return { agent: make(false), proxy, tls: tlsOptions };

@@ -164,7 +164,9 @@ export class Api {
           const once =
             answers.get(key) ??
             lanes
-              .run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer))
+              .run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer), {
+                first: chain !== undefined,
+              })
               .then(() => undefined);
           answers.set(key, once);
           return once;

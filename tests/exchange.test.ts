@@ -1,11 +1,16 @@
 /**
  * The client's connections (client/exchange.ts): a kept-alive connection that the target closes as
- * idle just as the kit sends on it is not the target's failure; a reset on a new connection is.
+ * idle just as the kit sends on it is not the target's failure; a reset on a new connection is; the pool
+ * of connections never holds back what the kit's lanes let under way.
  */
+import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { send } from '../client/exchange';
+import { MAX_SOCKETS } from '../client/network';
+import { KIT_WORKERS } from '../config';
+import { sendAheadLanes } from '../suites/plans';
 
 /**
  * A raw HTTP/1.1 server that answers the first request of each connection with 200 and keeps the
@@ -74,5 +79,35 @@ test('a reset on a new connection is the target’s: reported as such, and not s
     expect(target.seen).toEqual({ connections: 1, requests: 1 });
   } finally {
     await target.close();
+  }
+});
+
+test("the connection pool is a backstop: as many requests are under way as the runner's lanes let, and never more than MAX_SOCKETS", async () => {
+  // A target that holds every answer 300 ms, counting the requests under way at once.
+  let inFlight = 0;
+  let most = 0;
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    req.resume();
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    }, 300);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const lanes = sendAheadLanes(KIT_WORKERS);
+    // A pool of 16 once queued the runner's 24 lanes behind one another: 10 round trips of a far target instead of 6.
+    await Promise.all(Array.from({ length: lanes }, () => send(url, list)));
+    expect(most, 'requests under way at once').toBe(lanes);
+    most = 0;
+    await Promise.all(Array.from({ length: MAX_SOCKETS + 8 }, () => send(url, list)));
+    expect(most).toBe(MAX_SOCKETS);
+    expect(sendAheadLanes(100)).toBe(MAX_SOCKETS);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Exchange } from '../../client/exchange';
+import { MAX_SOCKETS } from '../../client/network';
 import type { KitConfig } from '../../config';
 import type { OperationId } from '../checks';
 import { ahead, CONCURRENCY, inOrder, type Api, type CallOptions } from '../api';
@@ -41,8 +42,8 @@ export interface PlanContext {
   dataset: Dataset;
 }
 
-/** How many of the runner's requests are under way at once: what the run's workers could have, while they are still starting. */
-export const sendAheadLanes = (workers: number): number => CONCURRENCY * Math.max(1, workers);
+/** How many of the runner's requests are under way at once: what the run's workers could have, while they are still starting; never more than the connections a process opens (MAX_SOCKETS). */
+export const sendAheadLanes = (workers: number): number => Math.min(MAX_SOCKETS, CONCURRENCY * Math.max(1, workers));
 
 /** A name of this run (its prefix) for one planned request: the same in the runner and in the test, distinct per planned request. */
 export function planName(config: Pick<KitConfig, 'namePrefix'>, label: string, ...parts: unknown[]): string {
