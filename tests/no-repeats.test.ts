@@ -15,10 +15,14 @@ import { test, expect } from './helpers/fixtures';
 import { findProfileVariant } from '../reference/profile-variants';
 import { profileFromOverride, readPointer, filterPointer, loadProfile, type Profile } from '../schemas/profile';
 import { referenceTokenEnv, runAgc } from './helpers/harness';
+import { matches, plannedByRequirement, viewOfWire, type SentView } from './helpers/sent-views';
+import { loadCatalogue } from '../schemas/requirements';
 
 /** A proxy in front of the target that counts every request it passes on by what the server would see of it. */
-async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; close: () => Promise<void> }> {
+async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; seen: SentView[]; close: () => Promise<void> }> {
   const counts = new Map<string, number>();
+  const seen: SentView[] = [];
+  const tokens = referenceTokenEnv();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -26,6 +30,13 @@ async function countingProxy(target: string): Promise<{ url: string; counts: Map
       const body = Buffer.concat(chunks);
       const key = JSON.stringify([req.method, req.url, req.headers.authorization ?? null, req.headers['user-agent'] ?? null, body.toString('latin1')]);
       counts.set(key, (counts.get(key) ?? 0) + 1);
+      const wire = {
+        url: req.url!,
+        authorization: req.headers.authorization ?? null,
+        userAgent: req.headers['user-agent'] ?? null,
+        body: body.toString('utf8'),
+      };
+      seen.push(viewOfWire(wire, tokens));
       const upstream = http.request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode!, answer.headers);
         answer.pipe(res);
@@ -38,6 +49,7 @@ async function countingProxy(target: string): Promise<{ url: string; counts: Map
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     counts,
+    seen,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -80,6 +92,15 @@ for (const variant of [undefined, 'oneIdFilter'] as const) {
       expect(
         repeated.filter(([key, n]) => !onPurpose(key, n, profile)).map(([key, n]) => `${n}x ${key.replace(/Bearer [^"\\]+/, 'Bearer <token>').slice(0, 300)}`),
       ).toEqual([]);
+      if (!variant) {
+        // The entries whose tests send from their `run`, which no plan shows (tests/sends.test.ts checks the rest): each kind
+        // of request their `sent` names is among what this whole run sent.
+        const planned = plannedByRequirement();
+        const unsent = loadCatalogue()
+          .requirements.filter((r) => !planned.has(r.id))
+          .flatMap((r) => (r.sent ?? []).filter((m) => !proxy.seen.some((v) => matches(m, v))).map((m) => `${r.id}: ${JSON.stringify(m)}`));
+        expect(unsent, 'named in the catalogue, never sent in a whole run').toEqual([]);
+      }
     } finally {
       await proxy.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
  * The catalogue says what a requirement's test sends (spec/requirements.yaml, `sends`); the plan is what it sends. Where
  * the entry names kinds of values, every kind is in the requests its plan makes, with any seed: a catalogue that says
- * more than the kit sends would certify what was never tried.
+ * more than the kit sends would certify what was never tried. An entry whose test sends from its `run` alone has no plan
+ * to read: tests/no-repeats.test.ts finds its kinds among a whole run's requests, as the server received them.
  */
 import { expect, test } from '@playwright/test';
 import { loadConfig } from '../config';
@@ -11,7 +12,10 @@ import { type PlannedRequest } from '../suites/plans';
 import { INPUT_03_CREATE, INPUT_03_LIST } from '../suites/families/input';
 import type { Dataset } from '../suites/dataset';
 import { referenceTokenEnv } from './helpers/harness';
-import { plannedByRequirement, type SentView } from './helpers/sent-views';
+import { matches, plannedByRequirement, viewOfWire } from './helpers/sent-views';
+
+/** The entries checked against a whole run's requests (tests/no-repeats.test.ts), since no plan of theirs shows what they send. */
+const RUN_ONLY_WITH_SENT = ['CHAN-01', 'CREATE-04', 'CREATE-06', 'ERR-02', 'LIST-04', 'LIST-06', 'PAGE-05', 'VER-03', 'VER-04', 'VIS-01'];
 
 const KINDS = ['numbers', 'objects', 'arrays', 'booleans'] as const;
 const kindOf = (value: unknown): (typeof KINDS)[number] | 'strings' | 'null' =>
@@ -51,51 +55,27 @@ for (const given of ['1', '2', '77', 'random']) {
 
 // ---------------------------------------------------------------- every entry's `sent`, against its plans
 
-/** The JSON type of a value as a matcher names it. */
-const typeOf = (value: unknown, invalid?: string): string =>
-  invalid !== undefined ? 'invalid' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-
-/** A number given as such, or read from the profile at a dotted path (create.maxLength.Name). */
-const bound = (given: number | string): number =>
-  typeof given === 'number' ? given : (given.split('.').reduce<any>((at, key) => at?.[key], loadProfile()) as number);
-
-/** Every string of a JSON value, keys included. */
-const stringsOf = (value: unknown): string[] =>
-  typeof value === 'string'
-    ? [value]
-    : Array.isArray(value)
-      ? value.flatMap(stringsOf)
-      : value && typeof value === 'object'
-        ? Object.entries(value).flatMap(([key, v]) => [key, ...stringsOf(v)])
-        : [];
-
-function matches(m: SentMatcher, v: SentView): boolean {
-  if (m.op !== undefined && v.action !== m.op) return false;
-  if (m.version !== undefined && v.version !== m.version) return false;
-  if (m.auth !== undefined && v.auth !== m.auth) return false;
-  if (m.body !== undefined && JSON.stringify(v.body) !== JSON.stringify(m.body)) return false;
-  if (m.absent?.some((pointer) => readPointer(v.body, pointer) !== undefined)) return false;
-  if (m.anywhere !== undefined && !stringsOf(v.body).some((text) => text.includes(m.anywhere!))) return false;
-  if (m.pattern !== undefined && !stringsOf(v.body).some((text) => new RegExp(m.pattern!, 'u').test(text))) return false;
-  if (m.at === undefined) return m.type === undefined || typeOf(v.body, v.invalid) === m.type;
-  const at = v.invalid === undefined ? readPointer(v.body, m.at) : undefined;
-  if (at === undefined) return false;
-  if (m.type !== undefined && typeOf(at) !== m.type) return false;
-  if (m.value !== undefined && JSON.stringify(at) !== JSON.stringify(m.value)) return false;
-  if (m.includes !== undefined && !(typeof at === 'string' && at.includes(m.includes))) return false;
-  if (m.above !== undefined && !(typeof at === 'number' && at > bound(m.above))) return false;
-  if (m.longerThan !== undefined && !(typeof at === 'string' && [...at].length > bound(m.longerThan))) return false;
-  if (m.length !== undefined && !(typeof at === 'string' && [...at].length === bound(m.length))) return false;
-  return true;
-}
-
 test("every kind of request an entry's `sent` names is among the requests its declared plans make", () => {
   const planned = plannedByRequirement();
-  const unsent = loadCatalogue().requirements.flatMap((r) =>
-    (r.sent ?? []).filter((m) => !(planned.get(r.id) ?? []).some((v) => matches(m, v))).map((m) => `${r.id}: ${JSON.stringify(m)}`),
-  );
+  // An entry whose tests send from their `run` only has no plan to read: a whole run's requests are its (tests/no-repeats.test.ts).
+  const unsent = loadCatalogue()
+    .requirements.filter((r) => planned.has(r.id))
+    .flatMap((r) => (r.sent ?? []).filter((m) => !planned.get(r.id)!.some((v) => matches(m, v))).map((m) => `${r.id}: ${JSON.stringify(m)}`));
   expect(unsent, 'named in the catalogue, never sent').toEqual([]);
   expect(loadCatalogue().requirements.filter((r) => r.sent?.length).length, 'entries with `sent`').toBeGreaterThanOrEqual(10);
+});
+
+test('the entries whose tests send from their `run` alone name what they send too, for a whole run to show it', () => {
+  const planned = plannedByRequirement();
+  const runOnly = loadCatalogue().requirements.filter((r) => !planned.has(r.id) && r.sent?.length);
+  expect(runOnly.map((r) => r.id).sort()).toEqual(RUN_ONLY_WITH_SENT);
+  // A wire request shows each configured token as its variable, as evidence does.
+  const view = viewOfWire(
+    { url: '/v1/media_assets/?Action=ListAssetGroups&Version=1999-01-01', authorization: 'Bearer tok', userAgent: null, body: '{}' },
+    { AG_TOKEN: 'tok' },
+  );
+  expect(matches({ op: 'ListAssetGroups', version: '1999-01-01', auth: 'Bearer <AG_TOKEN>' }, view)).toBe(true);
+  expect(matches({ op: 'ListAssetGroups', version: '2024-01-01' }, view)).toBe(false);
 });
 
 test('a matcher the plans do not satisfy is reported: the check can fail', () => {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadConfig } from '../../config';
 import { referenceTokenEnv } from '../../reference/config';
-import { loadProfile } from '../../schemas/profile';
+import { loadProfile, readPointer } from '../../schemas/profile';
+import type { SentMatcher } from '../../schemas/requirements';
 import { SPEC_VERSION } from '../../schemas/spec';
 import { RawBody } from '../../suites/call';
 import type { Dataset } from '../../suites/dataset';
@@ -77,4 +78,56 @@ export function plannedByRequirement(): Map<string, SentView[]> {
   for (const id of JUDGE_PROVOKED) byId.set(id, [...(byId.get(id) ?? []), ...dataset.shared.provoked.map(viewOfExchange)]);
   for (const id of JUDGE_CREATES) byId.set(id, [...(byId.get(id) ?? []), ...dataset.groups.map((g) => viewOfExchange(g.create))]);
   return byId;
+}
+
+/** The JSON type of a value as a matcher names it. */
+const typeOf = (value: unknown, invalid?: string): string =>
+  invalid !== undefined ? 'invalid' : value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+/** A number given as such, or read from the profile at a dotted path (create.maxLength.Name). */
+const bound = (given: number | string): number =>
+  typeof given === 'number' ? given : (given.split('.').reduce<any>((at, key) => at?.[key], loadProfile()) as number);
+
+/** Every string of a JSON value, keys included. */
+const stringsOf = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.flatMap(stringsOf)
+      : value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, v]) => [key, ...stringsOf(v)])
+        : [];
+
+export function matches(m: SentMatcher, v: SentView): boolean {
+  if (m.op !== undefined && v.action !== m.op) return false;
+  if (m.version !== undefined && v.version !== m.version) return false;
+  if (m.auth !== undefined && v.auth !== m.auth) return false;
+  if (m.body !== undefined && JSON.stringify(v.body) !== JSON.stringify(m.body)) return false;
+  if (m.absent?.some((pointer) => readPointer(v.body, pointer) !== undefined)) return false;
+  if (m.anywhere !== undefined && !stringsOf(v.body).some((text) => text.includes(m.anywhere!))) return false;
+  if (m.pattern !== undefined && !stringsOf(v.body).some((text) => new RegExp(m.pattern!, 'u').test(text))) return false;
+  if (m.at === undefined) return m.type === undefined || typeOf(v.body, v.invalid) === m.type;
+  const at = v.invalid === undefined ? readPointer(v.body, m.at) : undefined;
+  if (at === undefined) return false;
+  if (m.type !== undefined && typeOf(at) !== m.type) return false;
+  if (m.value !== undefined && JSON.stringify(at) !== JSON.stringify(m.value)) return false;
+  if (m.includes !== undefined && !(typeof at === 'string' && at.includes(m.includes))) return false;
+  if (m.above !== undefined && !(typeof at === 'number' && at > bound(m.above))) return false;
+  if (m.longerThan !== undefined && !(typeof at === 'string' && [...at].length > bound(m.longerThan))) return false;
+  if (m.length !== undefined && !(typeof at === 'string' && [...at].length === bound(m.length))) return false;
+  return true;
+}
+
+/** A request as a server received it, as the same view: the Action and Version from its URL, each configured token shown as its variable. */
+export function viewOfWire(
+  wire: { url: string; authorization: string | null; userAgent: string | null; body: string },
+  tokens: Record<string, string>,
+): SentView {
+  const query = new URL(wire.url, 'http://target').searchParams;
+  let auth = wire.authorization;
+  // Longest first: no token's value is then shown inside another's.
+  for (const [variable, value] of Object.entries(tokens).sort(([, a], [, b]) => b.length - a.length))
+    if (auth !== null && value) auth = auth.split(value).join(`<${variable}>`);
+  const agent = wire.userAgent === null ? 'none' : wire.userAgent.startsWith('asset-group-conformance-kit/') ? 'kit' : 'other';
+  return { action: query.get('Action'), version: query.get('Version'), auth, ...parsed(wire.body), userAgent: agent };
 }
