@@ -90,6 +90,8 @@ export interface Dataset {
   unseenBecause?: { owner: string; failure: Failure; exchange: Exchange };
   /** The Id filter kept only some of the Ids asked for together: unseenBecause is LIST-04's, and it blocks every test that reads groups. */
   idFilterDrops?: boolean;
+  /** What PAGE-05's model may spend of the run's requests (suites/run-budget.ts); unset: no cap. */
+  spareRequests?: number;
 }
 
 /**

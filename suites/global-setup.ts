@@ -10,6 +10,7 @@ import { buildDataset } from './dataset-setup';
 import { loadProfile, type Profile } from '../schemas/profile';
 import type { Dataset } from './dataset';
 import { sendAheadLanes, type PlannedRequest } from './plans';
+import { withSpareRequests } from './run-budget';
 import { groupFreeRequests, sentAheadFor } from './families';
 import { Lanes } from '../client/concurrency';
 import { withinShareBounds } from '../client/read-cache';
@@ -201,12 +202,11 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       // From here on the runner holds the dataset as the workers read it (bounded, evidence.ts), not the phase's
       // answers whole: it plans from what they will ask, and keeps no megabytes of a target's answers for the run.
       let early: Promise<SentEarly> | undefined;
-      const dataset = saveDataset(
-        await runPhase(target, profile, exchange, (partial) => (early = sendEarly(target, profile, partial, selection, fullConfig.workers))),
-      );
+      const built = await runPhase(target, profile, exchange, (partial) => (early = sendEarly(target, profile, partial, selection, fullConfig.workers)));
+      const keys = await selection;
+      const dataset = saveDataset(withSpareRequests(keys, { config, profile, dataset: built }));
       // For agc certify, which reads these groups back by Id after each later run (AG_KEEP_CREATED=1).
       if (config.keepCreated) writeCreated(config.reportDir, createdOf(dataset));
-      const keys = await selection;
       // Planned and claimed once no other target's phase polls in this process (a matrix batch): that work, a few
       // hundred files and the properties' draws per target, held their polls up past the visibility timeout. Before the
       // marker: no test may ask for a request sent ahead before the runner has claimed it (suites/plans/).

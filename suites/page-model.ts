@@ -38,6 +38,9 @@ interface Model {
   /** Whether this run has sent a list, and walked the pages of one. */
   listed: boolean;
   walked: boolean;
+  /** Requests of the run's closing list and walk (those that run only where no drawn one did), and the creates it made. */
+  closingSent: number;
+  created: number;
 }
 
 interface Real {
@@ -45,8 +48,11 @@ interface Real {
   verify: Verify;
   judge: Judge;
   profile: Profile;
-  /** Creates this test may still make, and the runs still to come, each of which needs one (see modelRuns). */
-  budget: { creates: number; runsAfter: number };
+  /**
+   * Creates this test may still make, and the runs still to come, each of which needs one (see modelRuns); and the requests
+   * its drawn lists and walks may still send, of what the rest of the run leaves (suites/run-budget.ts).
+   */
+  budget: { creates: number; runsAfter: number; requests: number };
   /**
    * The run's primary groups and the query that lists exactly them (pagedGroups). Under a one-Id filter
    * (list.idFilterTakes: one) a list asks for one Id, and a walk pages through these by that query:
@@ -67,6 +73,19 @@ const MAX_CREATES = 3;
  */
 const CREATES_PER_TEST = 3;
 
+/**
+ * Pages of one drawn walk, at most: each seed draws its own walks, and a walk one group a page over all the run's groups,
+ * drawn twice, took one seed in twenty past 250 requests a run (251).
+ */
+const MAX_DRAWN_PAGES = 4;
+
+/** Takes `count` of the drawn requests' share, if it holds them. */
+function spend(r: Real, count: number): boolean {
+  if (r.budget.requests < count) return false;
+  r.budget.requests -= count;
+  return true;
+}
+
 const listOf = (r: Real, query: ListQuery, pageSize: number, pageNumber: number) =>
   r.api.call('ListAssetGroups', listBody(r.profile, { ...query, pageSize, pageNumber }));
 
@@ -81,7 +100,10 @@ export class CreateGroup implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real): Promise<void> {
     // Past the test's budget (a create kept for each later run), a drawn create is left out: the model is unchanged.
     if (r.budget.creates <= r.budget.runsAfter) return;
+    // A run's first create is held for it; one more is a drawn request like a list.
+    if (m.created > 0 && !spend(r, 1)) return;
     r.budget.creates--;
+    m.created++;
     const { exchange } = await r.api.create({
       Name: r.api.uniqueName(`m-${this.label}`),
       Title: 'Model probe',
@@ -118,10 +140,13 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
     // A page that may lie past the end is PAGE-06's to judge (list.pageNumber.pastEnd): a target that answers it
     // with the last page, or refuses it, has made the other profile's choice, which the model cannot tell from a bug.
     if ((this.pageNumber - 1) * this.pageSize >= visible.length) return;
+    // Past the run's share for drawn requests a drawn list is left out, as a create is: the closing one still runs.
+    if (!this.ifNoneYet && !spend(r, 1)) return;
     // this.pageNumber counts pages from 1; the target numbers them from the profile's first page (nthPage).
     const pageNumber = nthPage(r.profile, this.pageNumber);
     const exchange = await listOf(r, { groupIds: asked }, this.pageSize, pageNumber);
     m.listed = true;
+    if (this.ifNoneYet) m.closingSent++;
     await r.verify(exchange, [
       // Asking only for pending groups may match nothing yet: how such a list is answered is LIST-06's.
       ...(visible.length ? LISTED : listedBy('LIST-06')),
@@ -163,11 +188,13 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
     const chosen = visible.filter((_, i) => this.picks[i % this.picks.length]);
     const picked = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
     const { ids, query } = oneId(r) ? r.paged : { ids: picked, query: { groupIds: picked } };
-    const pages = await Promise.all(
-      Array.from({ length: Math.ceil(ids.length / this.pageSize) }, (_, i) => listOf(r, query, this.pageSize, nthPage(r.profile, i + 1))),
-    );
+    // A drawn walk takes at most MAX_DRAWN_PAGES pages: a page of one is walked over a few groups, a larger page over many.
+    const pageSize = this.ifNoneYet ? this.pageSize : Math.max(this.pageSize, Math.ceil(ids.length / MAX_DRAWN_PAGES));
+    if (!this.ifNoneYet && !spend(r, Math.ceil(ids.length / pageSize))) return;
+    const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / pageSize) }, (_, i) => listOf(r, query, pageSize, nthPage(r.profile, i + 1))));
     m.walked = true;
-    for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(this.pageSize))]);
+    if (this.ifNoneYet) m.closingSent += pages.length;
+    for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(pageSize))]);
     await r.judge(pages, pagesPartition(ids));
   }
   toString = () => `WalkPages(picks=${JSON.stringify(this.picks)}, PageSize=${this.pageSize})`;
@@ -200,8 +227,14 @@ export async function modelRuns(
     ],
     { maxCommands: 5 },
   );
-  const numRuns = Math.max(1, Math.floor(kit.config.numRuns / 10));
-  const budget = { creates: Math.max(CREATES_PER_TEST, numRuns), runsAfter: numRuns };
+  // Each run sends at least a create and its closing list and walk: as many runs as this half's share of what the rest of the
+  // run leaves pays for (one at the least), and what remains for the drawn commands (suites/run-budget.ts).
+  const closingPageSize = Math.max(2, profile.list.pageSize.minimum);
+  const leastPerRun = 2 + Math.ceil(known.length / closingPageSize);
+  const share = dataset.spareRequests === undefined ? Infinity : Math.floor(dataset.spareRequests / 2);
+  const numRuns = Math.max(1, Math.min(Math.floor(kit.config.numRuns / 10), Math.floor(share / leastPerRun)));
+  const creates = Math.max(CREATES_PER_TEST, numRuns);
+  const budget = { creates, runsAfter: numRuns, requests: share - numRuns * leastPerRun };
   await checkProperty(
     testInfo,
     { ...kit.config, seed: kit.config.seed + half },
@@ -218,15 +251,15 @@ export async function modelRuns(
         new ListByIds([true], maxSize, 1, true),
         // Pages of two at the least: the drawn walks try every size from the minimum up, and a walk one group a page over
         // the run's ten-odd groups cost ten requests a run, what pushed a run past 250 requests for some seeds.
-        new WalkPages([true], Math.max(2, profile.list.pageSize.minimum), true),
+        new WalkPages([true], closingPageSize, true),
       ];
-      await fc.asyncModelRun(
-        () => ({
-          model: { groups: known.map((g) => ({ ...g })), listed: false, walked: false } as Model,
-          real: { api, verify, judge, profile, budget, paged },
-        }),
-        sequence,
-      );
+      let model: Model | undefined;
+      await fc.asyncModelRun(() => {
+        model = { groups: known.map((g) => ({ ...g })), listed: false, walked: false, closingSent: 0, created: 0 };
+        return { model, real: { api, verify, judge, profile, budget, paged } };
+      }, sequence);
+      // What was held for this run and not sent (a closing list or walk a drawn one made unneeded, a create left out) is the next's.
+      budget.requests += leastPerRun - Math.min(1, model?.created ?? 0) - (model?.closingSent ?? 0);
     }),
     { numRuns },
   );
