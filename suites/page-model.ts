@@ -74,8 +74,8 @@ const MAX_CREATES = 3;
 const CREATES_PER_TEST = 3;
 
 /**
- * Pages of one drawn walk, at most: each seed draws its own walks, and a walk one group a page over all the run's groups,
- * drawn twice, took one seed in twenty past 250 requests a run (251).
+ * Pages of one drawn walk, at most: a page of one is walked over a few groups, a larger page over many, so that one drawn
+ * walk does not spend a run's share for the model (suites/run-budget.ts) on pages of one over every group.
  */
 const MAX_DRAWN_PAGES = 4;
 
@@ -189,7 +189,7 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
     const picked = (chosen.length >= 2 ? chosen : visible).map((g) => g.id);
     const { ids, query } = oneId(r) ? r.paged : { ids: picked, query: { groupIds: picked } };
     // A drawn walk takes at most MAX_DRAWN_PAGES pages: a page of one is walked over a few groups, a larger page over many.
-    const pageSize = this.ifNoneYet ? this.pageSize : Math.max(this.pageSize, Math.ceil(ids.length / MAX_DRAWN_PAGES));
+    const pageSize = (this.walkedWith = this.ifNoneYet ? this.pageSize : Math.max(this.pageSize, Math.ceil(ids.length / MAX_DRAWN_PAGES)));
     if (!this.ifNoneYet && !spend(r, Math.ceil(ids.length / pageSize))) return;
     const pages = await Promise.all(Array.from({ length: Math.ceil(ids.length / pageSize) }, (_, i) => listOf(r, query, pageSize, nthPage(r.profile, i + 1))));
     m.walked = true;
@@ -197,7 +197,9 @@ class WalkPages implements fc.AsyncCommand<Model, Real> {
     for (const page of pages) await r.verify(page, [...LISTED, ...filtersHold(query), owned('PAGE-01', itemsAtMost(pageSize))]);
     await r.judge(pages, pagesPartition(ids));
   }
-  toString = () => `WalkPages(picks=${JSON.stringify(this.picks)}, PageSize=${this.pageSize})`;
+  /** The page size the walk took (more than the drawn one over many groups): what a replay shows. */
+  private walkedWith?: number;
+  toString = () => `WalkPages(picks=${JSON.stringify(this.picks)}, PageSize=${this.walkedWith ?? this.pageSize})`;
 }
 
 /**
