@@ -160,7 +160,7 @@ class ListByIds implements fc.AsyncCommand<Model, Real> {
       ...(this.pageNumber === 1 && this.pageSize >= asked.length ? [listsIncluding(visible)] : []),
       // More counted than asked for is the Id filter letting others in (LIST-04's), not a miscount.
       owned('LIST-04', totalAtMost(asked.length)),
-      owned('PAGE-04', modelTotal(visible.length, asked.length)),
+      owned('PAGE-04', modelTotal(visible, asked.length)),
       // Pages past the end are PAGE-06's (a SHOULD) and judged there: here they would block this MUST.
       modelCount(pageNumber, this.pageSize),
     ]);

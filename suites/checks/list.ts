@@ -114,6 +114,14 @@ export interface NameQueries {
   innerUpper: string;
 }
 
+/** Whether the query `key` finds its group where the name filter matches as `match` says. */
+function finds(match: NameMatch, queries: NameQueries, key: keyof NameQueries): boolean {
+  const { mode, caseInsensitive } = nameMatchParts(match);
+  const expect = { whole: true, leading: mode !== 'exact', inner: mode === 'substring' };
+  const base = key.replace('Upper', '') as 'whole' | 'leading' | 'inner';
+  return expect[base] && (!key.endsWith('Upper') || caseInsensitive || queries[key] === queries[base]);
+}
+
 /**
  * LIST-07: the answers to the queries, in the order of `queries`' keys, find the group `targetId` as the
  * profile's list.nameMatch says. Exactly one other setting that explains every answer is the target's
@@ -137,15 +145,7 @@ export function nameMatch(targetId: string, queries: NameQueries): MultiCheck {
       boolean
     >;
     // The one setting these answers fit, if any: what each mode and case would find.
-    const fits = NAME_MATCHES.filter((match) => {
-      const { mode, caseInsensitive } = nameMatchParts(match);
-      const expect = { whole: true, leading: mode !== 'exact', inner: mode === 'substring' };
-      return keys.every((key) => {
-        const upper = key.endsWith('Upper');
-        const base = key.replace('Upper', '') as 'whole' | 'leading' | 'inner';
-        return found[key] === (expect[base] && (!upper || caseInsensitive || queries[key] === queries[base]));
-      });
-    });
+    const fits = NAME_MATCHES.filter((match) => keys.every((key) => found[key] === finds(match, queries, key)));
     if (fits.includes(profile.list.nameMatch)) return undefined;
     const received = keys.map((key) => `${JSON.stringify(queries[key])} ${found[key] ? 'finds' : 'does not find'} it`).join('; ');
     const failure = {
@@ -154,10 +154,14 @@ export function nameMatch(targetId: string, queries: NameQueries): MultiCheck {
       documented,
       fix: 'match the name filter as the profile says (one rule for every query), or supply your profile with AG_PROFILE',
     };
+    // A query the profile's setting finds the group with that did not find it: the group may be missing from the snapshot
+    // that answered (a replica that has not got it yet, within its visibility bound). The judge fixture then judges the
+    // queries sent again after the bound, before it names a setting or a failure.
+    const missing = keys.some((key) => !found[key] && finds(profile.list.nameMatch, queries, key)) ? { missing: [targetId] } : {};
     // Exactly one setting explains every answer: the target made another choice, not a mistake.
     return fits.length === 1
-      ? { ...failure, profileMismatch: `the name filter matches as ${fits[0]}: ${received}; set list.nameMatch: ${fits[0] satisfies NameMatch}` }
-      : failure;
+      ? { ...failure, ...missing, profileMismatch: `the name filter matches as ${fits[0]}: ${received}; set list.nameMatch: ${fits[0] satisfies NameMatch}` }
+      : { ...failure, ...missing };
   });
 }
 

@@ -159,7 +159,7 @@ export const LIST_04_TEST = declareTest<Read[]>({
       const asked = askedOf(query, someOf(dataset));
       return {
         answer: exchange,
-        steps: [...LISTED, listsExactly(asked), owned('LIST-04', totalAtMost(asked.length)), owned('PAGE-04', totalCountIs(asked.length))],
+        steps: [...LISTED, listsExactly(asked), owned('LIST-04', totalAtMost(asked.length)), owned('PAGE-04', totalCountIs(asked.length, { ids: asked }))],
       };
     }),
 });

@@ -124,7 +124,9 @@ export const PAGE_04_TEST = declareTest({
   judge: ([pages], { profile, dataset }) => {
     const { ids, query, confined, filteredBy } = pagesOf(profile, dataset);
     // Unconfined (the user's whole list), the count is known only from below: at least the run's own groups, more than a page holds.
-    const counted = confined ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length)] : [totalCountIs(ids.length, { atLeast: true })];
+    const counted = confined
+      ? [owned(filteredBy, totalAtMost(ids.length)), totalCountIs(ids.length, { ids })]
+      : [totalCountIs(ids.length, { atLeast: true, ids })];
     // The phase's read of the run's groups first: a count off there is this requirement's, whatever the pages below show.
     return [...countVerdicts(dataset), ...pages.map((answer) => ({ answer, steps: [...LISTED, ...filtersHold(query), ...counted] }))];
   },
@@ -179,7 +181,7 @@ export const PAGE_06_TEST = declareTest({
           ...filtersHold(query),
           owned(filteredBy, totalAtMost(ids.length)),
           judged,
-          owned('PAGE-04', totalCountIs(ids.length)),
+          owned('PAGE-04', totalCountIs(ids.length, { ids })),
         ];
     return [...countVerdicts(dataset), { answer, steps }];
   },
