@@ -20,14 +20,14 @@ import { idReads, type ListQuery } from './list-body';
 import { type Profile } from '../schemas/profile';
 import { currentToken, sendWithFetched } from '../config/tokens';
 import { identityOf, livenessRequest, plainReadOf, RawBody, requestKey, settledRead, VERSION, type CallOptions, type Read } from './call';
-import { inTurn, seenBy, throttledTokens, tokenOfRun } from './worker-state';
+import { inTurn, noteCreated, seenBy, throttledTokens, tokenOfRun } from './worker-state';
 
 export { ahead, CONCURRENCY, inOrder, together } from '../client/concurrency';
 export { askedOf, listBody, nthPage, type ListQuery } from './list-body';
 export { type RequestStats } from '../client/request-stats';
 export { RATE_LIMITED_REASON, rateLimitedOut, type RetryCounts } from '../client/retry';
 export { RawBody, VERSION, type CallOptions, type Read } from './call';
-export { seenBy, seenByAny } from './worker-state';
+export { createdHere, seenBy, seenByAny } from './worker-state';
 
 /** What a shared request's askers may take from each other: any answer but one that says to wait and ask again. */
 const sharedAnswer = (exchange: Exchange): boolean => !!exchange.response && !isThrottled(exchange);
@@ -159,15 +159,10 @@ export class Api {
     const chains = new Map<string | undefined, Promise<unknown>>();
     await Promise.allSettled(
       keyed.map(({ request: { action, body, options, chain }, key }) => {
+        const sent = () => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer);
         const answer = () => {
           if (!claimed.has(key)) return Promise.resolve();
-          const once =
-            answers.get(key) ??
-            lanes
-              .run(() => this.cache.answer(key, () => this.send(action, body, options, options.as === undefined ? 'primary' : options.as), sharedAnswer), {
-                first: chain !== undefined,
-              })
-              .then(() => undefined);
+          const once = answers.get(key) ?? lanes.run(sent, { first: chain !== undefined }).then(() => undefined);
           answers.set(key, once);
           return once;
         };
@@ -258,7 +253,7 @@ export class Api {
       };
       const turn = tokenOfRun(this.config.runId, as);
       const exchange = throttledTokens.has(turn) ? await inTurn(turn, send) : await send();
-      if (!this.retried(exchange, attempt)) return { exchange, attempts: attempt };
+      if (!this.retried(exchange, attempt)) return { exchange, attempts: noteCreated(this.config.runId, exchange, attempt) };
       if (exchange.response!.status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
     }
   }

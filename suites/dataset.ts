@@ -228,8 +228,8 @@ export function loadDataset(runId: string): Dataset {
  * visibility timeout. Within it a group may be missing, even after a read that listed it (replicas, a reloaded
  * snapshot). Undefined where one of them is not the phase's.
  */
-export function visibilityBound(dataset: Dataset, ids: readonly unknown[]): number | undefined {
-  const createdAt = new Map(dataset.groups.map((g) => [g.id, g.createdAt]));
+export function visibilityBound(dataset: Dataset, ids: readonly unknown[], createdElsewhere: ReadonlyMap<string, number> = new Map()): number | undefined {
+  const createdAt = new Map<unknown, number>([...createdElsewhere, ...dataset.groups.map((g) => [g.id, g.createdAt] as const)]);
   const times = ids.map((id) => createdAt.get(id as string));
   if (!times.length || times.some((t) => t === undefined)) return undefined;
   return Math.max(...(times as number[])) + dataset.visibilityTimeoutMs;

@@ -3,7 +3,7 @@
  * read back to tell lost from filtered out, a profile mismatch made "not assessable", a failed MUST judged once more.
  */
 import { test as base, type TestInfo } from '@playwright/test';
-import { Api, listBody, seenBy } from './api';
+import { Api, createdHere, listBody, seenBy } from './api';
 import { plainReadOf, roleOf } from './call';
 import { judgeSteps, judgeTogether } from './judging-steps';
 
@@ -90,7 +90,8 @@ export async function afterBound(api: Api, runId: string, exchange: Exchange, mi
 
 /** The reads of a walk sent again once the bound of the groups it missed has passed (afterBound), all or none. */
 export async function allAfterBound(api: Api, runId: string, exchanges: Exchange[], missing: string[]): Promise<Exchange[] | undefined> {
-  const bound = visibilityBound(loadDataset(runId), missing);
+  // The run's groups, and those this worker's tests created (the model's).
+  const bound = visibilityBound(loadDataset(runId), missing, createdHere(runId));
   const sent = exchanges.map((ex) => ex.sentAt);
   if (bound === undefined || sent.some((t) => t === undefined)) return undefined;
   if (Math.min(...(sent as number[])) >= bound || exchanges.some((ex) => !plainReadOf(ex))) return undefined;

@@ -3,7 +3,9 @@
  * the target throttled (their creates then go one at a time). Per run, since one worker of the kit's own matrices judges
  * several.
  */
+import type { Exchange } from '../client/exchange';
 import type { TokenRole } from '../config';
+import { readPointer } from '../schemas/profile';
 
 /**
  * Group Ids each token has been shown in a list, in this worker, per run (one worker of the kit's own
@@ -18,6 +20,20 @@ export const seenBy = (runId: string, role: TokenRole): Set<string> => {
 };
 /** Whether any token has been shown this group in a list of the run: from then on it is in the snapshot for good. */
 export const seenByAny = (runId: string, id: string): boolean => [...seenIn(runId).values()].some((ids) => ids.has(id));
+
+/**
+ * When each group this worker created was answered, per run: the visibility bound of a group a test created itself (the
+ * model's), which the dataset, the phase's record, does not hold.
+ */
+const created = new Map<string, Map<string, number>>();
+export const createdHere = (runId: string): Map<string, number> => created.get(runId) ?? created.set(runId, new Map()).get(runId)!;
+
+/** Notes when a create of the run was answered with an Id; hands `attempts` back, for the create's own answer. */
+export function noteCreated(runId: string, exchange: Exchange, attempts: number): number {
+  const id = readPointer(exchange.response?.json, '/Result/Id');
+  if (exchange.response?.status === 200 && typeof id === 'string') createdHere(runId).set(id, Date.now());
+  return attempts;
+}
 
 /**
  * Tokens the target has throttled creates of, in this worker, per run. From then on their creates go

@@ -293,8 +293,7 @@ export function modelTotal(seen: readonly string[], asked: number): Check {
       received: `TotalCount ${JSON.stringify(t)}`,
       documented: `TotalCount between ${seen.length} (groups asked for and seen before) and ${asked} (all asked for)`,
       fix: 'count exactly the matching groups',
-      // Fewer than those seen before may be a snapshot that has not got them yet (a replica, within their visibility
-      // bound): the verify fixture judges the read sent again after the bound.
+      // Fewer than seen before may be a snapshot that lacks them yet (a replica), as in totalCountIs.
       ...(typeof t === 'number' && t < seen.length ? { missing: [...seen] } : {}),
     };
   });
