@@ -162,3 +162,20 @@ export interface RunResult {
 export interface SelfTestResult extends Timed {
   summary: string;
 }
+
+/**
+ * A bench script's options, parsed by `parse`: `--help` prints `usage`, and an option it does not know is said in one line
+ * with the usage (exit 2), not a stack trace.
+ */
+export function optionsOr<T>(usage: string, parse: () => T): T {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(usage);
+    process.exit(0);
+  }
+  try {
+    return parse();
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+}

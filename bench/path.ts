@@ -13,7 +13,9 @@ import { startReferenceServer } from '../reference/server';
 import { referenceTokenEnv, referenceUsers } from '../reference/config';
 import { startLatencyProxy } from './latency-proxy';
 import { criticalPath, stepLabel } from './critical-path';
-import { ROOT } from './measure';
+import { optionsOr, ROOT } from './measure';
+
+const USAGE = 'Usage: npx tsx bench/path.ts [--latency MS (default 200)] [--lag MS (default 400)] [--seed N (default 1)]';
 
 interface PathRun {
   latencyMs: number;
@@ -50,9 +52,9 @@ async function pathRun(latencyMs: number, lagMs: number, seed: string): Promise<
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { latency: { type: 'string', default: '200' }, lag: { type: 'string', default: '400' }, seed: { type: 'string', default: '1' } },
-  });
+  const { values } = optionsOr(USAGE, () =>
+    parseArgs({ options: { latency: { type: 'string', default: '200' }, lag: { type: 'string', default: '400' }, seed: { type: 'string', default: '1' } } }),
+  );
   const latency = Number(values.latency);
   const lag = Number(values.lag);
   const runs = [await pathRun(0, lag, values.seed), await pathRun(latency, lag, values.seed)];

@@ -26,7 +26,16 @@ import { datasetFile, type Dataset } from '../suites/dataset';
 import type { RequestStats } from '../client/request-stats';
 import { startLatencyProxy } from './latency-proxy';
 import { criticalPath, stepLabel } from './critical-path';
-import { ROOT, runTimed, type RunResult, type Scenario, type SelfTestResult, type TestFigures } from './measure';
+import { optionsOr, ROOT, runTimed, type RunResult, type Scenario, type SelfTestResult, type TestFigures } from './measure';
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --runs N            rounds of every scenario (default 3; medians are of these)
+  --seeds N           plain and 3 s lag runs with seeds 1 to N (default 8)
+  --only KEYS         scenarios, comma-separated: plain,latency,lag,preload,latency6,plain6
+  --no-self-test      do not time npm test
+  --self-test-runs N  times npm test is timed (default 1)
+  --out FILE          where the results go (default bench/results.md)`;
 
 export type { RunResult, Scenario, SelfTestResult };
 import { cpu, disturbed, median, resultsMarkdown, s, type BenchResults } from './report';
@@ -178,16 +187,18 @@ async function selfTest(): Promise<SelfTestResult> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '3' },
-      'no-self-test': { type: 'boolean', default: false },
-      'self-test-runs': { type: 'string', default: '1' },
-      out: { type: 'string', default: path.join(ROOT, 'bench', 'results.md') },
-      only: { type: 'string' },
-      seeds: { type: 'string', default: '8' },
-    },
-  });
+  const { values } = optionsOr(USAGE, () =>
+    parseArgs({
+      options: {
+        runs: { type: 'string', default: '3' },
+        'no-self-test': { type: 'boolean', default: false },
+        'self-test-runs': { type: 'string', default: '1' },
+        out: { type: 'string', default: path.join(ROOT, 'bench', 'results.md') },
+        only: { type: 'string' },
+        seeds: { type: 'string', default: '8' },
+      },
+    }),
+  );
   const runs = Number(values.runs);
   const only = values.only ? new Set(values.only.split(',')) : undefined;
   const scenarios = SCENARIOS.filter((sc) => !only || only.has(sc.key));

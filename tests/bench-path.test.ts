@@ -1,8 +1,11 @@
 /**
  * The bench's critical path (bench/critical-path.ts) and the proxy that adds latency at the socket (bench/latency-proxy.ts):
- * the chain is the longest run of requests each sent after the one before it was answered, and the proxy holds each answer.
+ * the chain is the longest run of requests each sent after the one before it was answered, and the proxy holds each answer;
+ * and the bench scripts' options, said plainly when wrong.
  */
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { criticalPath, stepLabel } from '../bench/critical-path';
@@ -47,5 +50,19 @@ test('the proxy holds every answer the latency it adds, passes bodies through, a
   } finally {
     await proxy.close();
     target.close();
+  }
+});
+
+test('the bench scripts print their usage for --help, and an unknown option in one line with it, exit 2, no stack trace', () => {
+  const tsx = path.join(__dirname, '..', 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  for (const script of ['bench/path.ts', 'bench/run.ts']) {
+    const file = path.join(__dirname, '..', script);
+    const help = spawnSync(process.execPath, [tsx, file, '--help'], { encoding: 'utf8', timeout: 60_000 });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: /);
+    const wrong = spawnSync(process.execPath, [tsx, file, '--bogus'], { encoding: 'utf8', timeout: 60_000 });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/^Unknown option '--bogus'\n\nUsage: /);
+    expect(wrong.stderr).not.toMatch(/^\s+at /m);
   }
 });
