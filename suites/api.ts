@@ -253,7 +253,10 @@ export class Api {
       };
       const turn = tokenOfRun(this.config.runId, as);
       const exchange = throttledTokens.has(turn) ? await inTurn(turn, send) : await send();
-      if (!this.retried(exchange, attempt)) return { exchange, attempts: noteCreated(this.config.runId, exchange, attempt) };
+      if (!this.retried(exchange, attempt)) {
+        noteCreated(this.config.runId, exchange);
+        return { exchange, attempts: attempt };
+      }
       if (exchange.response!.status === 429 && this.rateLimited.length < 5) this.rateLimited.push(exchange);
     }
   }

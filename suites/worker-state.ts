@@ -28,11 +28,10 @@ export const seenByAny = (runId: string, id: string): boolean => [...seenIn(runI
 const created = new Map<string, Map<string, number>>();
 export const createdHere = (runId: string): Map<string, number> => created.get(runId) ?? created.set(runId, new Map()).get(runId)!;
 
-/** Notes when a create of the run was answered with an Id; hands `attempts` back, for the create's own answer. */
-export function noteCreated(runId: string, exchange: Exchange, attempts: number): number {
+/** Notes when a create of the run was answered with an Id. */
+export function noteCreated(runId: string, exchange: Exchange): void {
   const id = readPointer(exchange.response?.json, '/Result/Id');
   if (exchange.response?.status === 200 && typeof id === 'string') createdHere(runId).set(id, Date.now());
-  return attempts;
 }
 
 /**
