@@ -138,10 +138,12 @@ function listRules(ex: Exchange, ctx: OracleContext, role: TokenRole): Step[][] 
   const base: Step[] = [JSON_ANSWER, owned('ERR-02', errorNotAsSuccess), owned('ENV-06', resultPresent), owned('SCHEMA-02', listShape)];
   const rules: Step[][] = [[...base, owned('SCHEMA-03', timestampsUtc)]];
   const query = queryOf(ctx.profile, parseJson(ex.request.body));
-  const filters = filtersHold(readFilters(query, ctx)).slice(1);
+  const read = readFilters(query, ctx);
+  const filters = filtersHold(read).slice(1);
   if (filters.length) rules.push([...base, ...filters]);
-  if (!ctx.mismatch?.profileMismatch?.paging)
-    rules.push([...base, owned('PAGE-01', itemsWithinResultPageSize), owned('PAGE-04', totalCoversPage), owned('PAGE-04', countOfWholePage)]);
+  // A count by Ids only where the target showed it reads the Id filter as the profile says.
+  const byIds = read.groupIds ? [owned('PAGE-04', countOfWholePage)] : [];
+  if (!ctx.mismatch?.profileMismatch?.paging) rules.push([...base, owned('PAGE-01', itemsWithinResultPageSize), owned('PAGE-04', totalCoversPage), ...byIds]);
   const listed = new Set(itemsOf(ex).map((item) => item.Id));
   const mine = [...ctx.created.values()].filter((group): group is CreatedGroup => !!group && listed.has(group.id));
   // The second user sees none of the first user's groups; a channel-bound token none of the other channel's.

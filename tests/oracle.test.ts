@@ -65,6 +65,7 @@ const CASES: { rule: string; exchange: () => Exchange; ctx?: () => OracleContext
   },
   { rule: 'PAGE-01 itemsWithinResultPageSize', exchange: () => withJson(primary('all'), (json) => (json.Result.PageSize = 1)) },
   { rule: 'PAGE-04 totalCoversPage', exchange: () => withJson(primary('all'), (json) => (json.Result.TotalCount = 1)) },
+  { rule: 'PAGE-04 countOfWholePage', exchange: () => withJson(primary('byIds'), (json) => (json.Result.TotalCount = 7)) },
   { rule: 'SCHEMA-03 timestampsUtc', exchange: () => withJson(primary('all'), (json) => (json.Result.Items[0].CreateTime = '2026-11-28T13:49:50.389+01:00')) },
   { rule: 'CREATE-02 itemMatchesSent', exchange: () => withJson(primary('byIds'), (json) => (json.Result.Items[0].Title = 'Alpha&amp;')) },
   { rule: 'SCOPE-01 listsNoneOf', exchange: () => as('otherUser', ref('all')) },
@@ -96,6 +97,8 @@ test('a filter or paging the target showed it reads otherwise is not judged (the
   expect(found(ignored, oracle(undefined, { profileMismatch: { filters: { assetSpaceId: 'set list.filters.assetSpaceId' } } }))).toEqual([]);
   const paging = withJson(primary('all'), (json) => (json.Result.PageSize = 1));
   expect(found(paging, oracle(undefined, { profileMismatch: { paging: 'set list.pageSize.field' } }))).toEqual([]);
+  const counted = withJson(primary('byIds'), (json) => (json.Result.TotalCount = 7));
+  expect(found(counted, oracle(undefined, { profileMismatch: { idFilter: 'set list.filters.groupIds' } }))).toEqual([]);
 });
 
 test('only creates answered 200 with an Id, of string values that are well-formed Unicode, enter the model', () => {

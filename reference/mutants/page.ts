@@ -203,6 +203,24 @@ export const PAGE = family({
     hooks: nameSearchResult((result) => ({ ...result, TotalCount: 0 })),
   },
   /**
+   * With a GroupType filter and several Ids (one Id is a primary-key lookup) the handler takes the type's indexed query,
+   * LIMIT and COUNT(*) alike, and applies the Id filter to the page's rows afterwards, in code: the count is every group of
+   * the type. The PAGE tests count queries by Ids alone or the user's whole list: only the run-wide oracle compares such a
+   * read's count with the Ids it asked.
+   */
+  typeQueryCountsBeforeIds: {
+    breaks: 'PAGE-04',
+    description: 'a list by GroupType and several Ids answers TotalCount as the number of all the groups of that type',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        const { groupIds, ...rest } = query.filter;
+        if (!groupIds || groupIds.length < 2 || query.filter.groupType === undefined) return result;
+        return { ...result, TotalCount: defaultHooks.listGroups(principal, { ...query, filter: rest }, ctx).TotalCount };
+      },
+    },
+  },
+  /**
    * A read of the largest page without a page number goes to the export path, which writes the page size of its own cursor
    * (1) in Result.PageSize while it lists every match. The PAGE tests ask pages by their number (or no paging at all): only
    * the run-wide oracle compares such a read's items with the PageSize it states.

@@ -44,6 +44,27 @@ export const CASES: Case[] = [
     fails: true,
     expect: 'TotalCount 4 on a first page that lists all 3 groups',
   },
+  {
+    check: 'countOfWholePage',
+    title: 'more than the Ids asked for, on a first page with room that lists some of them',
+    judge: PAGE.countOfWholePage,
+    exchange: withJson(ref('byIds'), (json) => {
+      json.Result.Items.pop();
+      json.Result.TotalCount = 7;
+    }),
+    fails: true,
+    expect: 'TotalCount 7 on a first page that lists 2 of the 3 groups',
+  },
+  {
+    check: 'countOfWholePage',
+    title: "a page listing a group not asked for is the Id filter's, not the count's",
+    judge: PAGE.countOfWholePage,
+    exchange: withJson(ref('byIds'), (json) => {
+      json.Result.Items[0].Id = 'agp-not-asked';
+      json.Result.TotalCount = 7;
+    }),
+    fails: false,
+  },
 
   {
     check: 'itemsWithinResultPageSize',
