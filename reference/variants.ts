@@ -104,6 +104,14 @@ export const VARIANTS: readonly Variant[] = [
     allows: 'Pagination is implied by the response fields.',
     hooks: { listGroups: listInOrder((a, b) => (a.Name === b.Name ? (a.Id < b.Id ? -1 : 1) : a.Name < b.Name ? -1 : 1)) },
   },
+  {
+    name: 'wholeSecondOrderThenId',
+    description: 'lists groups by CreateTime to the whole second, ties broken by Id (ORDER BY created_at, id on a DATETIME column)',
+    allows: 'Pagination is implied by the response fields.',
+    hooks: {
+      listGroups: listInOrder((a, b) => Math.floor(Date.parse(a.CreateTime) / 1000) - Math.floor(Date.parse(b.CreateTime) / 1000) || (a.Id < b.Id ? -1 : 1)),
+    },
+  },
   // ---------------------------------------------------------------- formats
   ...TIMESTAMP_VARIANTS,
   {

@@ -1,4 +1,5 @@
 /** PAGE: PageNumber, PageSize, TotalCount and the page arithmetic. */
+import { createHash } from 'node:crypto';
 import { ApiError, defaultHooks } from '../behaviour';
 import type { ListQuery } from '../behaviour';
 import { family, listWith, nameSearchResult, perServer } from './helpers';
@@ -169,6 +170,31 @@ export const PAGE = family({
     breaks: 'PAGE-05',
     description: "the offset is PageNumber * PageSize, so page 1 starts at the second page and the first page's groups are never shown",
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => q.pageNumber * q.pageSize }) },
+  },
+  /**
+   * ORDER BY CreateTime alone, stored to the whole second (MySQL DATETIME, PostgreSQL timestamp(0)), under LIMIT and
+   * OFFSET: the groups of one second tie, and the database orders ties as the plan for each LIMIT and OFFSET happens to.
+   * PostgreSQL's manual (LIMIT and OFFSET): "you are very likely to get different plans (yielding different row orders)
+   * depending on what you give for LIMIT and OFFSET". The run's groups are created within a second or two: the pages of
+   * one query overlap and leave gaps.
+   */
+  tiesOrderedPerPage: {
+    breaks: 'PAGE-05',
+    description: 'groups created in the same second are ordered differently for each PageNumber and PageSize (ORDER BY a whole-second CreateTime alone)',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const result = defaultHooks.listGroups(principal, query, ctx);
+        const plan = `${query.pageNumber}:${query.pageSize}`;
+        const tie = (id: string) => createHash('sha1').update(`${plan}:${id}`).digest('hex');
+        const second = (g: { CreateTime: string }) => Math.floor(Date.parse(g.CreateTime) / 1000);
+        const matches = ctx.store
+          .snapshot()
+          .filter((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx))
+          .sort((a, b) => second(a) - second(b) || (tie(a.Id) < tie(b.Id) ? -1 : 1));
+        const offset = (result.PageNumber - ctx.profile.list.pageNumber.minimum) * query.pageSize;
+        return { ...result, Items: matches.slice(offset, offset + query.pageSize).map((g) => ctx.hooks.toListItem(g)) };
+      },
+    },
   },
   /**
    * The Result echoes the request as decoded into a struct (Go's zero values): omitted paging fields
