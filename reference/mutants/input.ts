@@ -142,6 +142,21 @@ export const INPUT = family({
       },
     },
   },
+  /**
+   * MySQL's `utf8` (utf8mb3) column in strict mode: a character outside the BMP (an emoji) is "Incorrect string value",
+   * and the create fails with a 500.
+   */
+  astralCharsCrash: {
+    breaks: 'INPUT-07',
+    description: 'a create with a character outside the BMP in any field gets a 500',
+    hooks: {
+      validateCreate: (body, ctx) => {
+        const input = defaultHooks.validateCreate(body, ctx);
+        if (!(input instanceof ApiError) && Object.values(input).some((v) => /[\u{10000}-\u{10FFFF}]/u.test(v))) throw new Error('Incorrect string value');
+        return input;
+      },
+    },
+  },
   /** The first create of each token is rate limited, with no Retry-After header. */
   rateLimitWithoutRetryAfter: {
     breaks: 'INPUT-08',

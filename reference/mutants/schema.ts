@@ -129,6 +129,20 @@ export const SCHEMA = family({
       toListItem: (group) => Object.fromEntries(Object.entries(defaultHooks.toListItem(group)).filter(([, value]) => value !== '')) as unknown as ListItem,
     },
   },
+  /**
+   * Go's `json:",omitempty"` on the Result's counters too: a list with no match leaves TotalCount out. Only empty lists
+   * show it: a filter that matches nothing, another user's reads, a page past the end.
+   */
+  zeroTotalCountOmitted: {
+    breaks: 'SCHEMA-02',
+    description: 'a list result whose TotalCount is 0 leaves TotalCount out',
+    hooks: {
+      listGroups: (principal, query, ctx) => {
+        const { TotalCount, ...rest } = defaultHooks.listGroups(principal, query, ctx);
+        return (TotalCount === 0 ? rest : { ...rest, TotalCount }) as ListResult;
+      },
+    },
+  },
   /** A UTC time written with a zero offset instead of Z (Python's isoformat()), under a profile that says Z. */
   zeroOffsetNotZ: {
     breaks: 'SCHEMA-05',
