@@ -65,9 +65,23 @@ function diagnose(config: KitConfig & { baseURL: string }, exchange: Exchange): 
   // The envelope after a prefix the target printed before it (a byte-order mark, PHP's "Deprecated: …" line) is still
   // this API: the run goes on, and every check that reads the body finds it unreadable, which is ENV-05's finding.
   if (json === undefined && envelopeAfterPrefix(exchange.response)) return undefined;
+  if (status >= 300 && status < 400 && headers.location) return redirected(where, exchange, headers.location);
   if (json === undefined)
     return `target at ${where} did not answer with JSON (HTTP ${status}, ${type}: ${jsonError}); is AG_BASE_URL the base URL of the asset-group API?`;
   return undefined;
+}
+
+/**
+ * A redirect (http to https, a moved host) is followed by no request of the kit: its tokens would go wherever the target
+ * says. Where the address it names ends as the request's did, what comes before is the base URL to use instead.
+ */
+function redirected(where: string, exchange: Exchange, location: string): string {
+  const path = exchange.request.url.slice(where.replace(/\/+$/, '').length);
+  const base = path && location.endsWith(path) ? location.slice(0, -path.length) : undefined;
+  return (
+    `target at ${where} answered HTTP ${exchange.response!.status}, redirecting to ${location.slice(0, 300)}; the kit follows no redirect, ` +
+    `since its tokens would go there too: ${base ? `if that is the asset-group API, set AG_BASE_URL to ${base}` : 'set AG_BASE_URL to the address of the asset-group API itself'}`
+  );
 }
 
 /** One limit for every target of the run (a matrix batch has several). */

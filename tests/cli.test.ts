@@ -65,6 +65,13 @@ const faults: [string, Fault | 'reset', RegExp][] = [
     /did not answer with JSON \(HTTP 200, text\/html.*is AG_BASE_URL the base URL of the asset-group API\?/,
   ],
   [
+    // nginx's `return 301 https://$host$request_uri;` in front of a plain-http base URL: never followed, and said so.
+    'redirects every request to https',
+    (req, res) =>
+      res.writeHead(301, { location: `https://127.0.0.1:9${req.url}`, 'content-type': 'text/html' }).end('<html><body>301 Moved Permanently</body></html>'),
+    /answered HTTP 301, redirecting to https:\/\/127\.0\.0\.1:9\/v1\/media_assets\/\?Action=ListAssetGroups.*follows no redirect.*set AG_BASE_URL to https:\/\/127\.0\.0\.1:9$/,
+  ],
+  [
     'answers truncated JSON',
     (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ResponseMetadata": {"RequestId": "r-1", "Act'),
     /did not answer with JSON \(HTTP 200, application\/json/,
