@@ -258,7 +258,7 @@ export function readPointer(data: unknown, pointer: string): unknown {
   if (pointer === '') return data;
   let node: unknown = data;
   for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = raw.includes('~') ? raw.replace(/~1/g, '/').replace(/~0/g, '~') : raw;
     if (typeof node !== 'object' || node === null || !(key in node)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

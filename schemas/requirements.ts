@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseYaml } from './yaml';
 import { SPEC_DIR } from './profile';
@@ -62,14 +62,18 @@ export interface Catalogue {
 
 export const REQUIREMENTS_PATH = path.join(SPEC_DIR, 'requirements.yaml');
 
-/** Parsed once per text: the runner, its reporters and every worker read the catalogue several times, and parsing it costs tens of ms. */
+/**
+ * Parsed once per version of the file (its path, size and modification time): every test's title reads the catalogue,
+ * in a matrix batch some two thousand times, each of which read the whole file and keyed a map by its text.
+ */
 const parsed = new Map<string, Catalogue>();
 
-/** The catalogue, frozen: one object is shared by everything that loads the same text. */
+/** The catalogue, frozen: one object is shared by everything that loads the same version of the file. */
 export function loadCatalogue(file = REQUIREMENTS_PATH): Catalogue {
-  const text = readFileSync(file, 'utf8');
-  let catalogue = parsed.get(text);
-  if (!catalogue) parsed.set(text, (catalogue = deepFreeze(parseYaml(text) as Catalogue)));
+  const { size, mtimeMs } = statSync(file);
+  const key = `${file}\0${size}\0${mtimeMs}`;
+  let catalogue = parsed.get(key);
+  if (!catalogue) parsed.set(key, (catalogue = deepFreeze(parseYaml(readFileSync(file, 'utf8')) as Catalogue)));
   return catalogue;
 }
 
