@@ -1,5 +1,4 @@
 /** PAGE: PageNumber, PageSize, TotalCount and the page arithmetic. */
-import { createHash } from 'node:crypto';
 import { ApiError, defaultHooks } from '../behaviour';
 import type { ListQuery } from '../behaviour';
 import { family, listWith, nameSearchResult, perServer } from './helpers';
@@ -172,26 +171,24 @@ export const PAGE = family({
     hooks: { listGroups: (principal, query, ctx) => listWith(principal, query, ctx, { offsetOf: (q) => q.pageNumber * q.pageSize }) },
   },
   /**
-   * ORDER BY CreateTime alone, stored to the whole second (MySQL DATETIME, PostgreSQL timestamp(0)), under LIMIT and
-   * OFFSET: the groups of one second tie, and the database orders ties as the plan for each LIMIT and OFFSET happens to.
-   * PostgreSQL's manual (LIMIT and OFFSET): "you are very likely to get different plans (yielding different row orders)
-   * depending on what you give for LIMIT and OFFSET". The run's groups are created within a second or two: the pages of
-   * one query overlap and leave gaps.
+   * ORDER BY a creation date alone (a DATE column) under LIMIT and OFFSET: a day's groups tie, and the database orders
+   * ties as the plan for each LIMIT and OFFSET happens to. PostgreSQL's manual (LIMIT and OFFSET): "you are very likely to
+   * get different plans (yielding different row orders) depending on what you give for LIMIT and OFFSET". Modelled as one
+   * order of the ties for an even page and the reverse for an odd one: the pages of one query overlap and leave gaps.
    */
   tiesOrderedPerPage: {
     breaks: 'PAGE-05',
-    description: 'groups created in the same second are ordered differently for each PageNumber and PageSize (ORDER BY a whole-second CreateTime alone)',
+    description: 'groups created on the same day are ordered one way for odd pages and the other way for even ones (ORDER BY a DATE column alone)',
     hooks: {
       listGroups: (principal, query, ctx) => {
         const result = defaultHooks.listGroups(principal, query, ctx);
-        const plan = `${query.pageNumber}:${query.pageSize}`;
-        const tie = (id: string) => createHash('sha1').update(`${plan}:${id}`).digest('hex');
-        const second = (g: { CreateTime: string }) => Math.floor(Date.parse(g.CreateTime) / 1000);
+        const page = result.PageNumber - ctx.profile.list.pageNumber.minimum;
+        const byId = (a: { Id: string }, b: { Id: string }) => (a.Id < b.Id ? -1 : 1) * (page % 2 ? -1 : 1);
         const matches = ctx.store
           .snapshot()
           .filter((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx))
-          .sort((a, b) => second(a) - second(b) || (tie(a.Id) < tie(b.Id) ? -1 : 1));
-        const offset = (result.PageNumber - ctx.profile.list.pageNumber.minimum) * query.pageSize;
+          .sort((a, b) => a.CreateTime.slice(0, 10).localeCompare(b.CreateTime.slice(0, 10)) || byId(a, b));
+        const offset = page * query.pageSize;
         return { ...result, Items: matches.slice(offset, offset + query.pageSize).map((g) => ctx.hooks.toListItem(g)) };
       },
     },
