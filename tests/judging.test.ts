@@ -6,9 +6,9 @@
  */
 import { test, expect } from '@playwright/test';
 import { fail, named, LISTED, pagesPartition, type Check } from '../suites/checks';
-import { judgeSteps, judgeTogether } from '../suites/judging';
+import { idsWithRoomToSpare, judgeSteps, judgeTogether } from '../suites/judging';
 import { context } from './checks/context';
-import { ref, withResponse } from './checks/exchanges';
+import { ref, withRequestBody, withResponse } from './checks/exchanges';
 
 const ctx = context();
 const list = ref('all');
@@ -55,4 +55,15 @@ test('several answers judged together pass or fail by one check, which is the on
   const judgement = judgeTogether([page1, page1], pagesPartition(ids), ctx);
   expect(judgement).toMatchObject({ kind: 'fail', checked: ['pagesPartition'], failure: { check: 'pagesPartition' } });
   expect(judgement.kind === 'fail' && judgement.check, 'no resend for answers judged together').toBeUndefined();
+});
+
+test("a group missing from a query by Ids is the Id filter's only on a first page with room to spare for every Id asked", () => {
+  const asked = ['agp-1', 'agp-2', 'agp-3'];
+  const body = (paging: Record<string, number>) => withRequestBody(list, { Filter: { GroupIds: asked }, ...paging });
+  expect(idsWithRoomToSpare(ctx.profile, body({}))).toEqual(asked);
+  expect(idsWithRoomToSpare(ctx.profile, body({ PageNumber: 1, PageSize: 4 }))).toEqual(asked);
+  // Exactly as large as the Ids asked: a full page one item short (PAGE-05's) would read as a dropped Id.
+  expect(idsWithRoomToSpare(ctx.profile, body({ PageNumber: 1, PageSize: 3 }))).toBeUndefined();
+  expect(idsWithRoomToSpare(ctx.profile, body({ PageNumber: 2, PageSize: 10 }))).toBeUndefined();
+  expect(idsWithRoomToSpare(ctx.profile, withRequestBody(list, {}))).toBeUndefined();
 });
