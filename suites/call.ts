@@ -3,7 +3,7 @@ import { TOKEN_VARIABLES, type KitConfig, type TokenRole } from '../config';
 import { USER_AGENT, type SendOptions } from '../client/exchange';
 import { ReadCache } from '../client/read-cache';
 import { filterPointer, readPointer, type Profile } from '../schemas/profile';
-import type { OperationId } from './checks';
+import { idsAsked, type OperationId } from './checks';
 import type { Exchange } from '../client/exchange';
 import type { ListQuery } from './list-body';
 import { SPEC_PATH, SPEC_VERSION } from '../schemas/spec';
@@ -76,14 +76,12 @@ export function settledRead(
   const idsAt = filterPointer(profile.list, profile.list.filters.groupIds);
   const nameAt = filterPointer(profile.list, profile.list.filters.name);
   return (body) => {
-    const asked = readPointer(body, idsAt);
-    // A one-Id filter (list.idFilterTakes: one) holds its Id as a string.
-    const ids = typeof asked === 'string' && profile.list.idFilterTakes === 'one' ? [asked] : asked;
-    if (Array.isArray(ids)) return ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
+    const ids = idsAsked(profile.list, body);
+    if (ids) return ids.length > 0 && ids.every((id) => typeof id === 'string' && listedBefore(id));
     // A page of the run's groups by a Name part only they carry (a one-Id filter's walks): settled once every one was listed.
     const name = readPointer(body, nameAt);
     const carriers = typeof name === 'string' ? runNames.get(name) : undefined;
-    return asked === undefined && !!carriers?.length && carriers.every(listedBefore);
+    return readPointer(body, idsAt) === undefined && !!carriers?.length && carriers.every(listedBefore);
   };
 }
 

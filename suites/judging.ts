@@ -9,12 +9,12 @@ import { judgeSteps, judgeTogether } from './judging-steps';
 
 export { judgeSteps, judgeTogether };
 import type { Exchange } from '../client/exchange';
-import { formatFailure, itemsOf, type Check, type CheckContext, type Failure, idFilterHoldsAll, staysVisible } from './checks';
+import { formatFailure, idsAsked, itemsOf, type Check, type CheckContext, type Failure, idFilterHoldsAll, staysVisible } from './checks';
 import type { Judgement } from '../facts/judgement';
 import { loadCatalogue } from '../schemas/requirements';
 import { loadDataset, VALUE_FILTERS, visibilityBound, type Dataset, type ValueFilter } from './dataset';
 import { holdMismatch, ownRequirement, recordBlocked as blocked, recordEvidence, recordFinding, recordProfileMismatch } from '../facts/record';
-import { filterPointer, readPointer, type Profile } from '../schemas/profile';
+import { readPointer, type Profile } from '../schemas/profile';
 import { parseJson } from '../schemas/spec';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -59,10 +59,10 @@ export async function blockIfLost(testInfo: TestInfo, api: Api, p: Profile, cont
  */
 export function idsWithRoomToSpare(p: Profile, exchange: Exchange): unknown[] | undefined {
   const sent = parseJson(exchange.request.body);
-  const askedIds = readPointer(sent, filterPointer(p.list, p.list.filters.groupIds));
+  const askedIds = idsAsked(p.list, sent);
   const pageNumber = readPointer(sent, `/${p.list.pageNumber.field}`) ?? p.list.pageNumber.default;
   const pageSize = readPointer(sent, `/${p.list.pageSize.field}`) ?? p.list.pageSize.default;
-  const room = Array.isArray(askedIds) && pageNumber === p.list.pageNumber.minimum && typeof pageSize === 'number' && pageSize > askedIds.length;
+  const room = !!askedIds && pageNumber === p.list.pageNumber.minimum && typeof pageSize === 'number' && pageSize > askedIds.length;
   return room ? askedIds : undefined;
 }
 

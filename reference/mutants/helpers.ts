@@ -58,13 +58,17 @@ export function listWith(
     visible = ctx.hooks.visibleTo,
     offsetOf = (q: ListQuery) => (q.pageNumber - 1) * q.pageSize,
     extra = 0,
+    order,
   }: {
     visible?: (group: GroupRecord, principal: Principal) => boolean;
     offsetOf?: (q: ListQuery, matches: number) => number;
     extra?: number;
+    /** The order the matches are paged in; the store's (creation order) where none is given. */
+    order?: (a: GroupRecord, b: GroupRecord) => number;
   } = {},
 ): ListResult {
   const matches = ctx.store.snapshot().filter((g) => visible(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx));
+  if (order) matches.sort(order);
   const offset = offsetOf(query, matches.length);
   return {
     Items: matches.slice(offset, offset + query.pageSize + extra).map((g) => ctx.hooks.toListItem(g)),

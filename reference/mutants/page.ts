@@ -181,15 +181,9 @@ export const PAGE = family({
     description: 'groups created on the same day are ordered one way for odd pages and the other way for even ones (ORDER BY a DATE column alone)',
     hooks: {
       listGroups: (principal, query, ctx) => {
-        const result = defaultHooks.listGroups(principal, query, ctx);
-        const page = result.PageNumber - ctx.profile.list.pageNumber.minimum;
-        const byId = (a: { Id: string }, b: { Id: string }) => (a.Id < b.Id ? -1 : 1) * (page % 2 ? -1 : 1);
-        const matches = ctx.store
-          .snapshot()
-          .filter((g) => ctx.hooks.visibleTo(g, principal) && ctx.hooks.matchesFilter(g, query.filter, ctx))
-          .sort((a, b) => a.CreateTime.slice(0, 10).localeCompare(b.CreateTime.slice(0, 10)) || byId(a, b));
-        const offset = page * query.pageSize;
-        return { ...result, Items: matches.slice(offset, offset + query.pageSize).map((g) => ctx.hooks.toListItem(g)) };
+        const direction = (query.pageNumber - 1) % 2 ? -1 : 1;
+        const day = (g: { CreateTime: string }) => g.CreateTime.slice(0, 10);
+        return listWith(principal, query, ctx, { order: (a, b) => day(a).localeCompare(day(b)) || (a.Id < b.Id ? -direction : direction) });
       },
     },
   },

@@ -1,5 +1,5 @@
 import type { Exchange } from '../../client/exchange';
-import { readPointer } from '../../schemas/profile';
+import { filterPointer, readPointer, type Profile } from '../../schemas/profile';
 import { oneLine } from '../../client/safe-text';
 
 /**
@@ -76,4 +76,10 @@ export function pointerOf(data: unknown, values: readonly string[]): string | un
     }
   }
   return undefined;
+}
+
+/** The Ids a list body asks for through the profile's Id filter: its array, or its one Id under list.idFilterTakes: one. */
+export function idsAsked(list: Profile['list'], body: unknown): unknown[] | undefined {
+  const asked = readPointer(body, filterPointer(list, list.filters.groupIds));
+  return Array.isArray(asked) ? asked : typeof asked === 'string' && list.idFilterTakes === 'one' ? [asked] : undefined;
 }

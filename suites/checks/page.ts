@@ -1,8 +1,8 @@
 /** PAGE: paging fields (PageNumber, PageSize, TotalCount), their bounds, and pages that partition a result. */
 import type { Exchange } from '../../client/exchange';
-import { filterPointer, invalidPagingFor, readPointer } from '../../schemas/profile';
+import { invalidPagingFor, readPointer } from '../../schemas/profile';
 import { parseJson } from '../../schemas/spec';
-import { fail, idsOf, items, named, itemsOf, show, type Check, type CheckContext, type Failure, type MultiCheck } from './kit';
+import { fail, idsAsked, idsOf, items, named, itemsOf, show, type Check, type CheckContext, type Failure, type MultiCheck } from './kit';
 
 /**
  * PAGE-04: TotalCount counts every match. `atLeast`: the query is the user's whole list (pagesOf, not
@@ -34,8 +34,7 @@ export function totalCountIs(expected: number, { atLeast = false, ids }: { atLea
  */
 export function countOfWholePage(ex: Exchange, ctx: CheckContext): Failure | undefined {
   const { list } = ctx.profile;
-  const asked = readPointer(parseJson(ex.request.body), filterPointer(list, list.filters.groupIds));
-  const ids = new Set(Array.isArray(asked) ? asked : typeof asked === 'string' ? [asked] : []);
+  const ids = new Set(idsAsked(list, parseJson(ex.request.body)));
   const [total, size, number] = ['TotalCount', 'PageSize', 'PageNumber'].map((field) => readPointer(ex.response?.json, `/Result/${field}`));
   const listed = itemsOf(ex).map((item) => item.Id);
   if (!ids.size || typeof total !== 'number' || typeof size !== 'number' || number !== list.pageNumber.minimum || listed.length >= size) return undefined;
