@@ -8,7 +8,7 @@ import { lengthIn, readPointer } from '../schemas/profile';
 import { namesakeNeeded, pollQuery, runNameParts } from './dataset-queries';
 import { detectIdFilters, detectValueFilters } from './detect';
 import { detectPaging } from './detect-paging';
-import { GROUPS, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
+import { GROUPS, polled, pollDelays, pollShared, type Dataset, type GroupName } from './dataset';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -102,6 +102,8 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
     }),
     // Strings that loosely typed layers take for other values (YAML 1.1, PHP, a JavaScript Number()): null, a number with leading zeros.
     planned('channelB', { Title: 'null', Description: '1e3', GroupType: 'AIGC', ProjectName: '0012' }),
+    // Through the second user's token: a group the primary user may not see, for VIS-02's last read and the oracle.
+    planned('secondUser', { Title: 'Created through the second user token', Description: '', GroupType: 'AIGC', ProjectName: 'default' }),
     // p0's very Name a second time, where no other query lists the run's groups alone (namesakeNeeded): sent after p0 (buildDataset).
     ...(namesakeNeeded(profile)
       ? [
@@ -197,7 +199,7 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
   for (;;) {
     // Until seen, or missed by a poll sent after its timeout: a group whose timeout passed before the kit could poll (creates
     // retried after a 429, a busy machine) is polled once more, so that only the target's lag can make it late.
-    const pending = dataset.groups.filter((g) => g.id !== null && g.visibleAfterMs === null && !((g.missedAtMs ?? 0) > timeoutMs));
+    const pending = dataset.groups.filter((g) => polled(g) && g.id !== null && g.visibleAfterMs === null && !((g.missedAtMs ?? 0) > timeoutMs));
     if (pending.length === 0) return;
     const primaryPending = pending.some((g) => g.via === 'primary');
     const nearDeadline = (role: TokenRole) => pending.some((g) => g.via === role && Date.now() + 2 * delay >= g.createdAt + timeoutMs);

@@ -119,10 +119,17 @@ export const GROUPS = {
    * nothing of unique Names, so a target may refuse a Name the user already has, and then those are not assessable.
    */
   namesake: { key: 'q0', via: 'primary' },
+  /**
+   * Created through the second user's token, and read by no test of that user: the run's model then holds a group the
+   * primary user may not see, which VIS-02's last read asks for beside the primary's own, and the run-wide oracle finds
+   * wherever a list of the primary user shows it (a server that exempts some users from the owner filter, as a staff or
+   * first account often is). Never polled: no read of the second user waits for it.
+   */
+  secondUser: { key: 'ou', via: 'otherUser' },
 } as const satisfies Record<string, { key: string; via: TokenRole }>;
 export type GroupName = keyof typeof GROUPS;
 
-/** The token roles that create groups. */
+/** The token roles whose groups the tests read back (the second user's group is read by none: GROUPS.secondUser). */
 export const CREATING_ROLES = ['primary', 'channelA', 'channelB'] as const;
 
 /** Selects one named group, for groupsOf. */
@@ -133,10 +140,14 @@ export const isGroup =
 
 /**
  * Groups that only their own tests read, so that a target's answer to them blocks no other test: the group at the
- * profile's bounds (CREATE-05's; read where `bounds` is asked) and p0's namesake (the walks', through pagedGroups).
+ * profile's bounds (CREATE-05's; read where `bounds` is asked), p0's namesake (the walks', through pagedGroups) and the
+ * second user's (VIS-02's last read, and the oracle).
  */
 export const readAlone = (g: { key: string; judgedBy: string }, { bounds = false } = {}): boolean =>
-  (!bounds && g.judgedBy === 'CREATE-05') || g.key === GROUPS.namesake.key;
+  (!bounds && g.judgedBy === 'CREATE-05') || g.key === GROUPS.namesake.key || !polled(g);
+
+/** The phase waits for every group to show up to the token that created it, but the second user's (GROUPS.secondUser). */
+export const polled = (g: { key: string }): boolean => g.key !== GROUPS.secondUser.key;
 
 /**
  * What a run leaves for `agc certify` to read back after later runs (facts/created.ts): its groups listed to the token

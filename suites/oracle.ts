@@ -116,12 +116,11 @@ function wireRules(ex: Exchange): Step[][] {
 }
 
 /**
- * Whose sentence an item the caller may not see breaks: the scope requirement of the query that listed it. The second
- * user's: by Id SCOPE-02, by Name SCOPE-03, by asset space or group type SCOPE-04, else SCOPE-01; another channel's:
- * through any filter CHAN-04, else CHAN-02.
+ * Whose sentence a group of another user breaks, listed to the caller: the scope requirement of the query that listed it.
+ * By Id SCOPE-02, by Name SCOPE-03, by asset space or group type SCOPE-04, else SCOPE-01. Whichever user asked: the second
+ * user shown the primary's groups, or the primary shown the second user's (GROUPS.secondUser).
  */
-function scopeOwner(role: TokenRole, query: FilterQuery): RequirementId | undefined {
-  if (role !== 'otherUser') return Object.keys(query).length ? 'CHAN-04' : 'CHAN-02';
+function userScopeOwner(query: FilterQuery): RequirementId | undefined {
   const owners = new Set<RequirementId>([
     ...(query.groupIds ? (['SCOPE-02'] as const) : []),
     ...(query.name !== undefined ? (['SCOPE-03'] as const) : []),
@@ -131,6 +130,12 @@ function scopeOwner(role: TokenRole, query: FilterQuery): RequirementId | undefi
   if (owners.size > 1) return undefined;
   return owners.size ? [...owners][0] : 'SCOPE-01';
 }
+
+/** The user a token acts for: the second user's token, or any of the primary user's (unbound, or bound to a channel). */
+const userOf = (role: TokenRole): 'second' | 'primary' => (role === 'otherUser' ? 'second' : 'primary');
+
+/** A channel-bound token shown the other channel's group: through any filter CHAN-04's, else CHAN-02's. */
+const channelsCross = (role: TokenRole, via: TokenRole): boolean => (role === 'channelA' && via === 'channelB') || (role === 'channelB' && via === 'channelA');
 
 /** What the spec says of every list a configured token was given: the filters asked hold, the paging adds up, the scope holds, and the run's groups come back as sent. */
 function listRules(ex: Exchange, ctx: OracleContext, role: TokenRole): Step[][] {
@@ -146,13 +151,12 @@ function listRules(ex: Exchange, ctx: OracleContext, role: TokenRole): Step[][] 
   if (!ctx.mismatch?.profileMismatch?.paging) rules.push([...base, owned('PAGE-01', itemsWithinResultPageSize), owned('PAGE-04', totalCoversPage), ...byIds]);
   const listed = new Set(itemsOf(ex).map((item) => item.Id));
   const mine = [...ctx.created.values()].filter((group): group is CreatedGroup => !!group && listed.has(group.id));
-  // The second user sees none of the first user's groups; a channel-bound token none of the other channel's.
-  const forbidden = (via: TokenRole) =>
-    role === 'otherUser' ? via !== 'otherUser' : (role === 'channelA' && via === 'channelB') || (role === 'channelB' && via === 'channelA');
-  const leaked = mine.filter((group) => forbidden(group.via)).map((group) => group.id);
-  const why = role === 'otherUser' ? 'The result covers only the groups of the current user.' : ONLY_THAT_CHANNEL;
-  const owner = scopeOwner(role, query);
-  if (leaked.length && owner) rules.push([owned(owner, listsNoneOf(leaked, why))]);
+  // No user sees the other's groups; a channel-bound token sees none of the other channel's.
+  const otherUsers = mine.filter((group) => userOf(group.via) !== userOf(role)).map((group) => group.id);
+  const owner = userScopeOwner(query);
+  if (otherUsers.length && owner) rules.push([owned(owner, listsNoneOf(otherUsers, 'The result covers only the groups of the current user.'))]);
+  const otherChannel = mine.filter((group) => channelsCross(role, group.via)).map((group) => group.id);
+  if (otherChannel.length) rules.push([owned(Object.keys(query).length ? 'CHAN-04' : 'CHAN-02', listsNoneOf(otherChannel, ONLY_THAT_CHANNEL))]);
   for (const group of mine) rules.push([...base, owned('CREATE-02', itemMatchesSent(group.id, group.sent, {}))]);
   return rules;
 }

@@ -5,6 +5,7 @@ import { countsStand, pagedGroups } from './dataset-needs';
 import { type Dataset } from './dataset';
 import { nthPage, type ListQuery } from './api';
 import { checkProperty } from './property';
+import { UNUSUAL_UNICODE_CREATES } from './plans/input';
 import {
   createAnswered,
   createdWithId,
@@ -66,12 +67,18 @@ const oneId = (r: Real) => r.profile.list.idFilterTakes === 'one';
 /** At most this many groups pending at once. */
 const MAX_CREATES = 3;
 
+/** The groups a run leaves on the target, at most: the phase's, INPUT-07's and what the model's two tests create. */
+const RUN_GROUPS = 15;
+
 /**
- * Groups one model test leaves on the target, over all its runs (more only if more runs than this are
- * asked, AG_NUM_RUNS): with the run's seven and INPUT-07's two, a run leaves at most fifteen (sixteen where the phase adds
- * p0's namesake: a one-Id filter and whole-Name matching).
+ * Groups one model test (`half`) leaves on the target, over all its runs: what the phase's groups (eight, nine with p0's
+ * namesake) and INPUT-07's leave of the run's fifteen, shared between the two, one a run at the least (more runs than that
+ * are asked only with AG_NUM_RUNS).
  */
-const CREATES_PER_TEST = 3;
+function createsOf(dataset: Dataset, half: 0 | 1, numRuns: number): number {
+  const left = Math.max(2, RUN_GROUPS - UNUSUAL_UNICODE_CREATES - dataset.groups.length);
+  return Math.max(half === 0 ? Math.ceil(left / 2) : Math.floor(left / 2), numRuns);
+}
 
 /**
  * Pages of one drawn walk, at most: a page of one is walked over a few groups, a larger page over many, so that one drawn
@@ -235,8 +242,7 @@ export async function modelRuns(
   const leastPerRun = 2 + Math.ceil(known.length / closingPageSize);
   const share = dataset.spareRequests === undefined ? Infinity : Math.floor(dataset.spareRequests / 2);
   const numRuns = Math.max(1, Math.min(Math.floor(kit.config.numRuns / 10), Math.floor(share / leastPerRun)));
-  const creates = Math.max(CREATES_PER_TEST, numRuns);
-  const budget = { creates, runsAfter: numRuns, requests: share - numRuns * leastPerRun };
+  const budget = { creates: createsOf(dataset, half, numRuns), runsAfter: numRuns, requests: share - numRuns * leastPerRun };
   await checkProperty(
     testInfo,
     { ...kit.config, seed: kit.config.seed + half },

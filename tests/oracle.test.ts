@@ -33,10 +33,14 @@ test('every answer of the reference server passes every rule', () => {
   const more = ['pageSizeAboveMax', 'noSuchSpace', 'byType', 'wildcard', 'name.whole', 'name.leading', 'name.inner', 'malformed'];
   for (const key of [...keys, ...more]) expect(found(primary(key)), key).toEqual([]);
   expect(found(as('otherUser', ref('otherUserAll')))).toEqual([]);
+  // A user's own group, created through another of its tokens: the channel tokens' user is the primary's.
+  const viaChannel = oracle(CREATES.map((ex) => createdGroupOf(ex, 'channelA')!));
+  for (const role of ['primary', 'channelA'] as const) expect(found(as(role, ref('byIds')), viaChannel), role).toEqual([]);
+  expect(found(as('otherUser', ref('byIds')), oracle(CREATES.map((ex) => createdGroupOf(ex, 'otherUser')!)))).toEqual([]);
   expect(found(ref('noToken'))).toEqual([]);
 });
 
-const CASES: { rule: string; exchange: () => Exchange; ctx?: () => OracleContext }[] = [
+const CASES: { rule: string; exchange: () => Exchange; ctx?: () => OracleContext; seen?: string }[] = [
   {
     rule: 'ENV-05 answeredWithJson',
     exchange: () => {
@@ -72,6 +76,19 @@ const CASES: { rule: string; exchange: () => Exchange; ctx?: () => OracleContext
   { rule: 'SCOPE-02 listsNoneOf', exchange: () => as('otherUser', ref('byIds')) },
   { rule: 'SCOPE-03 listsNoneOf', exchange: () => as('otherUser', ref('name.whole')) },
   { rule: 'SCOPE-04 listsNoneOf', exchange: () => as('otherUser', ref('byType')) },
+  // The other way round: the primary user (or one of its channel tokens) shown the group the run created as the second user.
+  {
+    rule: 'SCOPE-02 listsNoneOf',
+    seen: "by the primary, the second user's group",
+    exchange: () => primary('byIds'),
+    ctx: () => oracle(CREATES.map((ex) => createdGroupOf(ex, 'otherUser')!)),
+  },
+  {
+    rule: 'SCOPE-01 listsNoneOf',
+    seen: "by a channel token of the primary user, the second user's group",
+    exchange: () => as('channelA', ref('all')),
+    ctx: () => oracle(CREATES.map((ex) => createdGroupOf(ex, 'otherUser')!)),
+  },
   { rule: 'CHAN-04 listsNoneOf', exchange: () => as('channelB', ref('byType')), ctx: () => oracle(CREATES.map((ex) => createdGroupOf(ex, 'channelA')!)) },
   {
     rule: 'CHAN-02 listsNoneOf',
@@ -80,8 +97,8 @@ const CASES: { rule: string; exchange: () => Exchange; ctx?: () => OracleContext
   },
 ];
 
-for (const { rule, exchange, ctx } of CASES) {
-  test(`${rule}: an answer that breaks it is that requirement's finding, and no other's`, () => {
+for (const { rule, exchange, ctx, seen } of CASES) {
+  test(`${rule}${seen ? ` (${seen})` : ''}: an answer that breaks it is that requirement's finding, and no other's`, () => {
     expect(found(exchange(), ctx?.() ?? oracle())).toEqual([rule]);
   });
 }

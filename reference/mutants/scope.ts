@@ -1,5 +1,6 @@
 /** SCOPE: a list shows the caller's user's groups only, whatever the filter, page or count. */
 import { defaultHooks } from '../behaviour';
+import { PRIMARY_USER_ID } from '../config';
 import { family, channelAllows, listCountingBeyondScope, listUnscopedWhen, listWith } from './helpers';
 
 export const SCOPE = family({
@@ -47,6 +48,21 @@ export const SCOPE = family({
     breaks: 'SCOPE-02',
     description: 'pages after the first skip the user and channel rules',
     hooks: { listGroups: listUnscopedWhen((q) => q.pageNumber > 1) },
+  },
+  /**
+   * Staff see every user's groups: the list query skips the owner filter for an account flagged as staff (Django REST
+   * framework's `get_queryset` with `if self.request.user.is_staff: return AssetGroup.objects.all()`), and the account a
+   * platform's CI runs with is often one. The channel rule still holds. The SCOPE tests read as the second user, who is not
+   * staff: only the run-wide oracle sees the leak, on VIS-02's last read, which asks for the second user's group beside
+   * the primary's own.
+   */
+  staffSeesEveryUser: {
+    breaks: 'SCOPE-02',
+    description: "the primary user's lists skip the user rule (a staff account; the channel rule still holds), the second user's do not",
+    hooks: {
+      listGroups: (principal, query, ctx) =>
+        principal.userId === PRIMARY_USER_ID ? listWith(principal, query, ctx, { visible: channelAllows }) : defaultHooks.listGroups(principal, query, ctx),
+    },
   },
   /**
    * "Maybe the snapshot lags": an Id lookup that finds nothing is retried by Id alone, and the retry

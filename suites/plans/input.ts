@@ -161,6 +161,12 @@ const leadingBom = (text: string): boolean => text.startsWith('\ufeff');
  */
 export const ODD_NAME_FILTER = [...ODD_TEXTS.filter(leadingBom), ...ODD_TEXTS.filter((text) => !leadingBom(text))].join(' ');
 
+/** INPUT-07's texts, four a create (below). */
+const ODD_TEXT_CREATES = [ODD_TEXTS.slice(0, 4), ODD_TEXTS.slice(4)];
+
+/** The groups INPUT-07 leaves on the target where its creates are accepted: what the model's budget leaves room for (page-model.ts). */
+export const UNUSUAL_UNICODE_CREATES = ODD_TEXT_CREATES.length;
+
 /**
  * Four texts a create, one in each free text field (the Name keeps the run's prefix): two groups, not seven; then all of them
  * in one Name filter, and each in a Name filter of its own (`oneByOne`) where that one was not answered with a 2xx: a text
@@ -170,7 +176,7 @@ export function unusualUnicode(
   config: KitConfig,
   profile: Profile,
 ): { creates: Record<string, unknown>[]; plannedRequests: PlannedRequest[]; oneByOne: PlannedRequest[] } {
-  const creates = [ODD_TEXTS.slice(0, 4), ODD_TEXTS.slice(4)].map(([name, title, description, project], i) => ({
+  const creates = ODD_TEXT_CREATES.map(([name, title, description, project], i) => ({
     ...createBody(config, 'unicode', i),
     ...(name !== undefined ? { Name: `${planName(config, 'unicode', i, 'name')}-${name}` } : {}),
     ...(title !== undefined ? { Title: title } : {}),

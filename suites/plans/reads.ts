@@ -3,7 +3,7 @@ import type { KitConfig, TokenRole } from '../../config';
 import { type CallOptions } from '../api';
 import { listBody } from '../list-body';
 import { channelNamePart, confinedQuery, roleGroupsQuery } from '../dataset-queries';
-import { CREATING_ROLES, pollShared, type Dataset } from '../dataset';
+import { CREATING_ROLES, isGroup, pollShared, type Dataset } from '../dataset';
 import { groupNamed, groupsOf } from '../dataset-needs';
 import { nameMatchParts, type Profile } from '../../schemas/profile';
 import { eachIdAlone, idReads, nthPage, type ListQuery } from '../list-body';
@@ -129,20 +129,35 @@ export function aigcReads(profile: Profile, dataset: Dataset): { query: ListQuer
 /** VIS-02's reads in a row: this many rounds, each a read of every creating token's groups by their Ids. */
 export const VISIBILITY_ROUNDS = 3;
 
+/** One read of a VIS-02 round. */
+export interface VisibilityRead {
+  role: TokenRole;
+  query: ListQuery;
+  /** The Ids of the query the token must list: its own groups, not the second user's. */
+  expected: string[];
+  planned: PlannedRequest;
+}
+
 /**
  * One round of VIS-02's reads: each creating role's groups by their Ids (one read, or one per Id under a one-Id filter), as that role.
  * The first round is the suites' plain read of them (CREATE-02's), sent after the phase, unless that read is a phase's poll,
- * which saw them first: then every round is a read of VIS-02's own, so that each is read again that many times.
+ * which saw them first: then every round is a read of VIS-02's own, so that each is read again that many times. The last
+ * round's primary read also asks for the second user's group (GROUPS.secondUser), in the same list (not where the Id filter
+ * takes one Id: a request more): the model says it must never be listed there, which the run-wide oracle judges.
  */
-export function visibilityRound(profile: Profile, dataset: Dataset, round: number): { role: TokenRole; query: ListQuery; planned: PlannedRequest }[] {
+export function visibilityRound(profile: Profile, dataset: Dataset, round: number): VisibilityRead[] {
+  const foreign = dataset.groups.filter((g) => isGroup('secondUser')(g) && g.id !== null).map((g) => g.id as string);
   return CREATING_ROLES.flatMap((role) => {
     const groups = groupsOf(dataset, (g) => g.via === role);
     if (!groups.length) return [];
-    return eachIdAlone(profile, { groupIds: groups.map((g) => g.id), pageSize: profile.list.pageSize.maximum }).map((query) => {
+    const own = groups.map((g) => g.id);
+    const alsoAsked = role === 'primary' && round === VISIBILITY_ROUNDS && profile.list.idFilterTakes !== 'one' ? foreign : [];
+    return eachIdAlone(profile, { groupIds: [...own, ...alsoAsked], pageSize: profile.list.pageSize.maximum }).map((query) => {
       const plain = round === 1 && !dataset.sharedPolls.includes(pollShared(role, listBody(profile, query)));
       return {
         role,
         query,
+        expected: query.groupIds!.filter((id) => own.includes(id)),
         planned: {
           ...read(profile, query, role),
           options: plain ? { as: role } : { as: role, round },
