@@ -23,7 +23,7 @@ import {
   type Principal,
   type ResponseMetadata,
 } from './behaviour';
-import { CHANNEL_A } from './config';
+import { CHANNEL_A, OTHER_USER_ID } from './config';
 import type { GroupRecord } from './store';
 import { isObject } from '../schemas/spec';
 import { STACK_VARIANTS } from './stack-variants';
@@ -250,6 +250,15 @@ export const VARIANTS: readonly Variant[] = [
         );
         return named ? new ApiError(403, 'AssetError', 'the filter names groups you may not see') : null;
       },
+    },
+  },
+  {
+    name: 'secondUserReadOnly',
+    description: "the second user's token may only read: its creates are refused with 403 AssetError",
+    allows: 'Conditions that trigger each status: not shown.',
+    hooks: {
+      limitCreate: (principal: Principal, ctx: HookContext) =>
+        principal.userId === OTHER_USER_ID ? new ApiError(403, 'AssetError', 'this token may only read') : defaultHooks.limitCreate(principal, ctx),
     },
   },
   {

@@ -30,8 +30,9 @@ export const CREATE_01_TEST = declareTest({
   },
   judge: (_, { dataset }) => [
     ...judgedBy01(dataset).map((group) => ({ answer: group.create, steps: [...createAnswered(group.create), createdWithId] })),
-    // p0's namesake, where the phase sent one (a one-Id filter and whole-Name matching): refused or not, never a server error.
-    ...dataset.groups.filter(isGroup('namesake')).map((group) => ({ answer: group.create, steps: [noServerError] })),
+    // p0's namesake, where the phase sent one (a one-Id filter and whole-Name matching), and the second user's group (a token of
+    // that user may only read): refused or not, never a server error.
+    ...dataset.groups.filter((g) => isGroup('namesake')(g) || isGroup('secondUser')(g)).map((group) => ({ answer: group.create, steps: [noServerError] })),
   ],
 });
 
