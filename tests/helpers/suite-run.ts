@@ -217,9 +217,11 @@ export async function runSuitesBatch(entries: BatchEntry[], options: Pick<RunOpt
  * Servers per Playwright run in the matrices: enough to spread the fixed cost of one (the runner's and its worker's start,
  * their global setup and reports) over many, few enough that the batches share two workers evenly. `CI=1 npx playwright test
  * --config tests/playwright.config.ts tests/matrices/mutants.test.ts tests/matrices/variants.test.ts`, one run each: 8 gave 165 s and 312 CPU-s,
- * 16 143 s and 268, 24 121 s and 228, 32 125 s and 227.
+ * 16 143 s and 268, 24 121 s and 228, 32 125 s and 227. Since then a server's run costs less, and a batch's start weighs
+ * more: the same command (each process's CPU at its exit) gave 24 49.7 s and 94.4 CPU-s, 48 40.5 s and 73.9, 64 38.6 s and
+ * 69.7. The self-test is bound by CPU, and the other files' tests fill the workers around the few long batches.
  */
-export const BATCH = 24;
+export const BATCH = 64;
 
 /** The size of batches of at most `max` that split `count` items evenly: 26 of at most 24 are two of 13, not 24 and 2. */
 export const evenBatchSize = (count: number, max: number): number => Math.ceil(count / Math.ceil(count / max));
