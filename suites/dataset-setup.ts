@@ -102,8 +102,7 @@ function plan(prefix: string, has: (role: TokenRole) => boolean, profile: Profil
     }),
     // Strings that loosely typed layers take for other values (YAML 1.1, PHP, a JavaScript Number()): null, a number with leading zeros.
     planned('channelB', { Title: 'null', Description: '1e3', GroupType: 'AIGC', ProjectName: '0012' }),
-    // Through the second user's token: a group the primary user may not see, for VIS-02's last read and the oracle (SCOPE-02's).
-    // The second user may be given a token that only reads: a refusal takes the group out of that read, and fails nothing.
+    // The second user's (GROUPS.secondUser): for VIS-02's last read and the oracle; its token may only read, refused it fails nothing.
     planned('secondUser', { Title: 'Created through the second user token', Description: '', GroupType: 'AIGC', ProjectName: 'default' }, 'SCOPE-02'),
     // p0's very Name a second time, where no other query lists the run's groups alone (namesakeNeeded): sent after p0 (buildDataset).
     ...(namesakeNeeded(profile)

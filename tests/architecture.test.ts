@@ -56,6 +56,11 @@ test('the import rules catch a planted wrong arrow, a folder without rules and a
   expect(cycles(loop)).toEqual([['facts/a.ts', 'facts/b.ts']]);
 });
 
+test('no code file is over 300 lines: one that grows past it is split by concern, as the rooms are', () => {
+  const long = [...sources].filter(([, text]) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 300).map(([file]) => file);
+  expect(long, 'code files over 300 lines').toEqual([]);
+});
+
 test('no two code files import each other, even for types', () => {
   expect(cycles(sources)).toEqual([]);
 });
