@@ -1,7 +1,7 @@
 /** SCOPE's checks (CHAN's too: chan.ts holds no function), judged on recorded exchanges (cases of tests/checks/scope.test.ts). */
 import * as SCOPE from '../../../suites/checks/scope';
 import type { Case } from '../case';
-import { createdId, recorded, ref, unanswered } from '../exchanges';
+import { createdId, recorded, ref, unanswered, withJson } from '../exchanges';
 
 const threeOf = (session: string) => ['create', 'create2', 'create3'].map((key) => createdId(recorded(session, key)));
 const WHY = 'A caller sees only their own groups.';
@@ -41,6 +41,23 @@ export const CASES: Case[] = [
     exchange: recorded('totalCountUnscoped', 'otherUser'),
     fails: true,
     expect: 'TotalCount 3 with Items []',
+  },
+
+  // The second user's own groups (the run's GROUPS.secondUser) are its to count, as many as the page lists of them.
+  {
+    check: 'refusedOrCountsNone',
+    title: 'only its own listed groups counted',
+    judge: SCOPE.refusedOrCountsNone(WHY, threeOf('reference')),
+    exchange: ref('byIds'),
+    fails: false,
+  },
+  {
+    check: 'refusedOrCountsNone',
+    title: 'one more than its own listed groups counted',
+    judge: SCOPE.refusedOrCountsNone(WHY, threeOf('reference')),
+    exchange: withJson(ref('byIds'), (json) => (json.Result.TotalCount += 1)),
+    fails: true,
+    expect: 'TotalCount 4',
   },
 
   {
