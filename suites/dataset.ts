@@ -149,6 +149,10 @@ export const readAlone = (g: { key: string; judgedBy: string }, { bounds = false
 /** The phase waits for every group to show up to the token that created it, but the second user's (GROUPS.secondUser). */
 export const polled = (g: { key: string }): boolean => g.key !== GROUPS.secondUser.key;
 
+/** The Id of the second user's group, where its create was answered with one: none, or one. */
+export const secondUserIds = (dataset: Dataset): string[] =>
+  dataset.groups.filter((g): g is GroupRecord & { id: string } => isGroup('secondUser')(g) && g.id !== null).map((g) => g.id);
+
 /**
  * What a run leaves for `agc certify` to read back after later runs (facts/created.ts): its groups listed to the token
  * that created them, by Id, with the values sent, except those only their own tests read (readAlone: a group at the

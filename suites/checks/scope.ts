@@ -42,7 +42,7 @@ export function refusedOrCountsNone(why: string, own: readonly string[] = []): C
     const status = ex.response?.status ?? 0;
     if (status >= 400 && status < 500) return undefined;
     const total = readPointer(ex.response?.json, '/Result/TotalCount');
-    if (total === 0 || (typeof total === 'number' && total <= idsOf(ex).filter((id) => own.includes(id as string)).length)) return undefined;
+    if (typeof total === 'number' && total >= 0 && total <= idsOf(ex).filter((id) => own.includes(id as string)).length) return undefined;
     return fail(
       'refusedOrCountsNone',
       `TotalCount ${show(total)} with Items ${show(idsOf(ex))}`,

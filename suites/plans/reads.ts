@@ -3,7 +3,7 @@ import type { KitConfig, TokenRole } from '../../config';
 import { type CallOptions } from '../api';
 import { listBody } from '../list-body';
 import { channelNamePart, confinedQuery, roleGroupsQuery } from '../dataset-queries';
-import { CREATING_ROLES, isGroup, pollShared, type Dataset } from '../dataset';
+import { CREATING_ROLES, pollShared, secondUserIds, type Dataset } from '../dataset';
 import { groupNamed, groupsOf } from '../dataset-needs';
 import { nameMatchParts, type Profile } from '../../schemas/profile';
 import { eachIdAlone, idReads, nthPage, type ListQuery } from '../list-body';
@@ -146,7 +146,7 @@ export interface VisibilityRead {
  * takes one Id: a request more): the model says it must never be listed there, which the run-wide oracle judges.
  */
 export function visibilityRound(profile: Profile, dataset: Dataset, round: number): VisibilityRead[] {
-  const foreign = dataset.groups.filter((g) => isGroup('secondUser')(g) && g.id !== null).map((g) => g.id as string);
+  const foreign = secondUserIds(dataset);
   return CREATING_ROLES.flatMap((role) => {
     const groups = groupsOf(dataset, (g) => g.via === role);
     if (!groups.length) return [];
