@@ -114,7 +114,7 @@ export async function runTimed(args: string[], extraEnv: Record<string, string>,
 }
 
 export interface Scenario {
-  key: 'plain' | 'latency' | 'lag' | 'preload' | 'plain6' | 'latency6';
+  key: 'plain' | 'latency' | 'lag' | 'lagRefresh' | 'preload' | 'plain6' | 'latency6';
   label: string;
   server: ReferenceOptions;
   /** At most this many times the plain run's median. */
@@ -123,6 +123,10 @@ export interface Scenario {
   goalPlusMs?: number;
   /** `--workers`, where not the kit's default (3): what docs/cli.md's advice for far targets costs and saves. */
   workers?: number;
+  /** The server's snapshot refreshed every `server.lagMs` from its start, and the kit started a spread part of that period later. */
+  refreshPhased?: boolean;
+  /** Each group visible this long after its create (the server's hook), where the server's own lag is 0. */
+  groupLagMs?: number;
   /** Latency added to every answer at the socket, by a proxy in front of the server (latency-proxy.ts), not by its own hook. */
   socketLatencyMs?: number;
 }
@@ -149,6 +153,8 @@ export interface RunResult {
   skipped: number;
   tests: TestFigures[];
   setup: Dataset['requests'];
+  /** When the phase saw the last of the primary token's groups, from their creates (ms): the lag the run met, with its polls' step. */
+  seenAfterMs?: number;
   /** Median duration of every request the kit sent (tests and setup). */
   medianLatencyMs: number;
   /** 1 preflight + the create phase's chain + 1 confirming poll. */

@@ -51,6 +51,13 @@ export function summaryTable({ scenarios, results, seedRuns, selfTests, selfTest
       met: rs.every((r) => r.groups <= GROUPS_GOAL) ? 'yes' : '**no**',
     });
     rows.push({
+      measure: `${scenario.label}: the phase saw its groups after (s)`,
+      values: rs.map((r) => (r.seenAfterMs === undefined ? '?' : s(r.seenAfterMs))),
+      median: s(median(rs.map((r) => r.seenAfterMs ?? NaN))),
+      goal: '',
+      met: '',
+    });
+    rows.push({
       measure: `${scenario.label}: critical path (round trips one after another)`,
       values: rs.map((r) => String(r.criticalPath.depth)),
       median: String(median(rs.map((r) => r.criticalPath.depth))),
