@@ -42,6 +42,20 @@ export const CHAN = family({
     description: "TotalCount counts the user's matches of every channel while Items keep to the token's channel",
     hooks: { listGroups: listCountingBeyondScope((g, p) => g.ownerUserId === p.userId) },
   },
+  /**
+   * The channel rule is applied where the filters are built (`if (body.Filter) applyFilters(query, body.Filter, token)`),
+   * which a list without any filter skips. Every CHAN test filters (by Id, Name, space or type), so only the run-wide
+   * oracle sees the leak, on AUTH-05's first page of each configured token.
+   */
+  channelScopedInFiltersOnly: {
+    breaks: 'CHAN-02',
+    description: "a channel-bound token's list without any filter shows every channel of its user",
+    hooks: {
+      listGroups: listUnscopedWhen((q) => Object.values(q.filter).every((value) => value === undefined || (Array.isArray(value) && !value.length)), {
+        channelOnly: true,
+      }),
+    },
+  },
   /** Page 1 comes from the channel-scoped query; "load more" pages from a query scoped by user alone. */
   channelScopeFirstPageOnly: {
     breaks: 'CHAN-02',

@@ -10,12 +10,14 @@ import type { Dataset } from '../dataset';
 import { declareTest, type TestGroup, type Verdict } from '../declare';
 import { declarePlan, refusedRequest, sendOwn } from '../plans';
 import { anonymousWithoutAgent, bearerWithoutToken, nearMissAgents, nearMisses, otherSchemes, unknownTokenRequests } from '../plans/auth';
+import { otherTokensFirstPages } from '../plans/reads';
 
 export const AUTH_01_AGENTS = declarePlan('AUTH-01 agents', ({ config }) => anonymousWithoutAgent(config));
 export const AUTH_02 = declarePlan('AUTH-02', ({ config }) => bearerWithoutToken(config));
 export const AUTH_03 = declarePlan('AUTH-03', ({ config }) => otherSchemes(config));
 export const AUTH_04 = declarePlan('AUTH-04', ({ config }) => unknownTokenRequests(config));
 export const AUTH_06 = declarePlan('AUTH-06', ({ config }) => nearMisses(config));
+export const AUTH_05 = declarePlan('AUTH-05', ({ config, profile, dataset }) => otherTokensFirstPages(config, profile, dataset));
 export const AUTH_06_AGENTS = declarePlan('AUTH-06 agents', ({ config }) => nearMissAgents(config));
 
 const tokenAuthError = errorWith(401);
@@ -65,12 +67,14 @@ export const AUTH_04_TEST = declareTest({
 
 export const AUTH_05_TEST = declareTest({
   id: 'AUTH-05',
+  plans: [AUTH_05],
   // The run's first create already used the token; a second create would only add load. What
   // each operation answers is its own requirements' business: here only "not refused as unauthenticated".
   needs: ({ dataset }) => void groupsOf(dataset, (g) => g.via === 'primary', { visible: false }),
-  judge: (_, { dataset }) => [
+  judge: ([others], { dataset }) => [
     { answer: pickGroups(dataset, (g) => g.via === 'primary')[0].create, steps: [tokenAccepted] },
     { answer: dataset.shared.emptyList, steps: [tokenAccepted] },
+    ...others.map((answer) => ({ answer, steps: [tokenAccepted] })),
   ],
 });
 

@@ -58,6 +58,16 @@ export function otherUserFirstPages(config: KitConfig, profile: Profile, dataset
 }
 
 /**
+ * AUTH-05's: the plain first page of each configured token but AG_TOKEN (the phase's first list is that one's), once the
+ * run's groups are there. Every CHAN test filters; the run-wide oracle judges these lists against the groups the run
+ * created, so a channel rule applied only where filters are built shows here. The second user's is SCOPE-01's too.
+ */
+export function otherTokensFirstPages(config: KitConfig, profile: Profile, dataset: Dataset): PlannedRequest[] {
+  if (!dataset.groups.length) return [];
+  return (['channelA', 'channelB', 'otherUser'] as const).filter((role) => config.tokens[role]).map((role) => read(profile, firstPages(profile, {}), role));
+}
+
+/**
  * SCOPE-02's: the primary user's groups by Id as the second user, the first page and a later one (scoping must not stop at
  * page 1); under a one-Id filter (list.idFilterTakes: one) each Id alone, whose only page is the first.
  */
