@@ -1,6 +1,6 @@
 /** CHAN: a channel-bound token sees its channel's groups only; an unbound token sees all of its user's. */
 import { defaultHooks } from '../behaviour';
-import { family, listCountingBeyondScope, listUnscopedWhen } from './helpers';
+import { family, listCountingBeyondScope, listUnscopedWhen, unfiltered } from './helpers';
 
 export const CHAN = family({
   /** The channel binding of the token is not applied to lists. */
@@ -51,9 +51,7 @@ export const CHAN = family({
     breaks: 'CHAN-02',
     description: "a channel-bound token's list without any filter shows every channel of its user",
     hooks: {
-      listGroups: listUnscopedWhen((q) => Object.values(q.filter).every((value) => value === undefined || (Array.isArray(value) && !value.length)), {
-        channelOnly: true,
-      }),
+      listGroups: listUnscopedWhen(unfiltered, { channelOnly: true }),
     },
   },
   /** Page 1 comes from the channel-scoped query; "load more" pages from a query scoped by user alone. */

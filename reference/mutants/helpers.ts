@@ -137,6 +137,10 @@ export const refusingOtherGroupTypes =
   (principal, query, ctx) =>
     query.filter.groupType !== undefined && query.filter.groupType !== 'AIGC' ? error : defaultHooks.authorizeList(principal, query, ctx);
 
+/** A list that asks no filter (an empty Id list asks none either): the plain list, whose code path some servers keep apart. */
+export const unfiltered = (query: ListQuery): boolean =>
+  Object.values(query.filter).every((value) => value === undefined || (Array.isArray(value) && !value.length));
+
 /** Marks a name search's result for its envelope (not enumerable: never on the wire). */
 const NAME_SEARCH = Symbol('name search');
 

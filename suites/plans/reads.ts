@@ -58,13 +58,16 @@ export function otherUserFirstPages(config: KitConfig, profile: Profile, dataset
 }
 
 /**
- * AUTH-05's: the plain first page of each configured token but AG_TOKEN (the phase's first list is that one's), once the
- * run's groups are there. Every CHAN test filters; the run-wide oracle judges these lists against the groups the run
- * created, so a channel rule applied only where filters are built shows here. The second user's is SCOPE-01's too.
+ * AUTH-05's: the plain first page of every configured token, once the run's groups are there (the phase's first list, the
+ * preflight, came before them). Every other read of the run's groups filters; the run-wide oracle judges these lists
+ * against the groups the run created, so a rule or a projection a server applies only with filters, or only without,
+ * shows here. The second user's is SCOPE-01's too.
  */
-export function otherTokensFirstPages(config: KitConfig, profile: Profile, dataset: Dataset): PlannedRequest[] {
+export function everyTokenFirstPage(config: KitConfig, profile: Profile, dataset: Dataset): PlannedRequest[] {
   if (!dataset.groups.length) return [];
-  return (['channelA', 'channelB', 'otherUser'] as const).filter((role) => config.tokens[role]).map((role) => read(profile, firstPages(profile, {}), role));
+  return (['primary', 'channelA', 'channelB', 'otherUser'] as const)
+    .filter((role) => config.tokens[role])
+    .map((role) => read(profile, firstPages(profile, {}), role));
 }
 
 /**
