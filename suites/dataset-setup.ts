@@ -149,7 +149,8 @@ export async function buildDataset(
     // As many at once as a test's independent requests (client/concurrency.ts): the run's few groups in one round trip.
     // p0's namesake goes after the others: a target that keeps Names unique then refuses it, not p0.
     const isNamesake = (p: Planned) => p.key === GROUPS.namesake.key;
-    const queue = planned.filter((p) => !isNamesake(p));
+    // The second user's first: any snapshot that holds the primary's groups holds it then, though it is never polled.
+    const queue = planned.filter((p) => !isNamesake(p)).sort((a, b) => Number(b.key === GROUPS.secondUser.key) - Number(a.key === GROUPS.secondUser.key));
     const createOne = async (next: Planned) => {
       const { exchange, attempts } = await api.create(next.sent, next.via);
       const id = readPointer(exchange.response?.json, '/Result/Id');

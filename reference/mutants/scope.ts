@@ -53,8 +53,8 @@ export const SCOPE = family({
    * Staff see every user's groups: the list query skips the owner filter for an account flagged as staff (Django REST
    * framework's `get_queryset` with `if self.request.user.is_staff: return AssetGroup.objects.all()`), and the account a
    * platform's CI runs with is often one. The channel rule still holds. The SCOPE tests read as the second user, who is not
-   * staff: only the run-wide oracle sees the leak, on VIS-02's last read, which asks for the second user's group beside
-   * the primary's own.
+   * staff: only the run-wide oracle sees the leak, on AUTH-05's plain first page (SCOPE-01's boundary) and on VIS-02's last
+   * read, which asks for the second user's group by Id beside the primary's own (SCOPE-02's).
    */
   staffSeesEveryUser: {
     breaks: 'SCOPE-02',
