@@ -53,7 +53,7 @@ export function summaryTable({ scenarios, results, seedRuns, selfTests, selfTest
     rows.push({
       measure: `${scenario.label}: the phase saw its groups after (s)`,
       values: rs.map((r) => (r.seenAfterMs === undefined ? '?' : s(r.seenAfterMs))),
-      median: s(median(rs.map((r) => r.seenAfterMs ?? NaN))),
+      median: rs.every((r) => r.seenAfterMs !== undefined) ? s(median(rs.map((r) => r.seenAfterMs!))) : '?',
       goal: '',
       met: '',
     });

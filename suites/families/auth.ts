@@ -16,8 +16,8 @@ export const AUTH_01_AGENTS = declarePlan('AUTH-01 agents', ({ config }) => anon
 export const AUTH_02 = declarePlan('AUTH-02', ({ config }) => bearerWithoutToken(config));
 export const AUTH_03 = declarePlan('AUTH-03', ({ config }) => otherSchemes(config));
 export const AUTH_04 = declarePlan('AUTH-04', ({ config }) => unknownTokenRequests(config));
-export const AUTH_06 = declarePlan('AUTH-06', ({ config }) => nearMisses(config));
 export const AUTH_05 = declarePlan('AUTH-05', ({ config, profile, dataset }) => everyTokenFirstPage(config, profile, dataset));
+export const AUTH_06 = declarePlan('AUTH-06', ({ config }) => nearMisses(config));
 export const AUTH_06_AGENTS = declarePlan('AUTH-06 agents', ({ config }) => nearMissAgents(config));
 
 const tokenAuthError = errorWith(401);
