@@ -31,8 +31,17 @@ function resolve(ref: string): unknown {
     .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), openapiDocument());
 }
 
+/** Each operation's Errors table, read once: every error answer of a run is judged by it. */
+const kindsOf = new Map<string, Readonly<Record<number, string>>>();
+
 /** The spec's Errors table for one operation: status -> error kind. */
-export function errorKinds(operationId: string): Record<number, string> {
+export function errorKinds(operationId: string): Readonly<Record<number, string>> {
+  let kinds = kindsOf.get(operationId);
+  if (!kinds) kindsOf.set(operationId, (kinds = Object.freeze(errorKindsIn(operationId))));
+  return kinds;
+}
+
+function errorKindsIn(operationId: string): Record<number, string> {
   for (const item of Object.values((openapiDocument().paths ?? {}) as Record<string, Record<string, { operationId?: string; responses?: Responses }>>)) {
     for (const method of METHODS) {
       const operation = item?.[method];

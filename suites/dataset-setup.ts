@@ -243,7 +243,7 @@ async function waitForVisibility(api: Api, profile: Profile, dataset: Dataset, t
       }),
     );
     if (dataset.pollsRefused) continue;
-    if (pending.every((g) => g.visibleAfterMs !== null)) return; // not one wait later: up to 750 ms on every run's critical path
+    if (pending.every((g) => g.visibleAfterMs !== null)) return; // not one wait later: up to POLL_CAP_MS on every run's critical path
     const pendingIds = pending.map((g) => g.id!);
     if (pending.every((g) => Date.now() - g.createdAt > timeoutMs - delay)) dataset.unseenBecause ??= notVisibility(dataset, pendingIds);
     // The primary's groups all showed up in this round: the channel tokens are asked at once.
