@@ -123,8 +123,8 @@ export interface Scenario {
   goalPlusMs?: number;
   /** `--workers`, where not the kit's default (3): what docs/cli.md's advice for far targets costs and saves. */
   workers?: number;
-  /** The server's snapshot refreshed every `server.lagMs` from its start, and the kit started a spread part of that period later. */
-  refreshPhased?: boolean;
+  /** A snapshot refreshed this often, its period set so that each round's first create falls at a spread point of it. */
+  refreshPeriodMs?: number;
   /** Each group visible this long after its create (the server's hook), where the server's own lag is 0. */
   groupLagMs?: number;
   /** Latency added to every answer at the socket, by a proxy in front of the server (latency-proxy.ts), not by its own hook. */
