@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { RequestStats } from '../client/request-stats';
 import type { ReferenceOptions } from '../reference/server';
 import type { Dataset } from '../suites/dataset';
+import type { GroupRecord } from '../reference/store';
+import { listWithExtraLag } from '../reference/lag-variants';
 
 /** The kit's root: where every timed child runs. */
 export const ROOT = path.resolve(__dirname, '..');
@@ -160,6 +162,8 @@ export interface RunResult {
   /** 1 preflight + the create phase's chain + 1 confirming poll. */
   setupChain: number;
   longestTest: { title: string; chain: number };
+  /** The visibility lag in the floor: the server's, a group's own (groupLagMs), or the wait of a refreshed snapshot's first create. */
+  lagMs: number;
   floorMs: number;
   /** The longest chain of requests each sent once the one before it was answered, from the proxy's log (critical-path.ts). */
   criticalPath: { depth: number; steps: string[] };
@@ -185,3 +189,25 @@ export function optionsOr<T>(usage: string, parse: () => T): T {
     process.exit(2);
   }
 }
+
+/**
+ * How long each group waits for a snapshot refreshed every `periodMs`, whose period is set by the first group asked about
+ * (the run's first create: the snapshot lists groups oldest first): that create comes `phase` (0 to 1) of a period after
+ * a refresh and waits the rest; every group shows at the first refresh after it.
+ */
+export function refreshWaits(periodMs: number, phase: number): (group: Pick<GroupRecord, 'createdAt'>) => number {
+  let anchor: number | undefined;
+  return (group) => {
+    anchor ??= group.createdAt - phase * periodMs;
+    return anchor + Math.max(1, Math.ceil((group.createdAt - anchor) / periodMs)) * periodMs - group.createdAt;
+  };
+}
+
+/**
+ * A reference server's list hook for that snapshot. Set by the kit's start, as the reference server's own refresh is, the
+ * phase a round met drifted with the kit's 0.5 to 0.8 s of starting up, and eight rounds' median moved by 0.3 s from one
+ * set to the next; set by the create, N rounds at (r - 1/2)/N sample the wait evenly.
+ */
+export const refreshFromFirstCreate = (periodMs: number, phase: number): NonNullable<ReferenceOptions['hooks']> => ({
+  listGroups: listWithExtraLag(refreshWaits(periodMs, phase)),
+});

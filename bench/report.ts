@@ -92,7 +92,7 @@ export function resultsMarkdown(
       `Runs of this scenario that other processes disturbed and that were therefore run again: ${rerun.get(scenario.key) ?? 0}.`,
       `Median run: ${s(mid.wallMs)} s, ${mid.requests} requests, ${mid.groups} groups created, verdict \`${mid.verdict}\` (exit ${mid.exitCode}), ${mid.passed} passed, ${mid.failed} failed, ${mid.skipped} skipped; ${cpu(mid)}.`,
       `Setup: ${mid.setup?.all.count ?? '?'} requests (${mid.setup?.creates.count ?? '?'} creates in a chain of ${mid.setup?.creates.chain ?? '?'}, the rest visibility polls; whole chain ${mid.setup?.all.chain ?? '?'}).`,
-      `Median request latency ${mid.medianLatencyMs} ms; floor = ${scenario.server.lagMs ?? server.lagMs} ms + (${mid.setupChain} + ${mid.longestTest.chain}) × ${mid.medianLatencyMs} ms = ${s(mid.floorMs)} s.`,
+      `Median request latency ${mid.medianLatencyMs} ms; floor = ${mid.lagMs} ms + (${mid.setupChain} + ${mid.longestTest.chain}) × ${mid.medianLatencyMs} ms = ${s(mid.floorMs)} s.`,
       `Critical path of the median run (bench/critical-path.ts, from the proxy's log): ${mid.criticalPath.depth} requests, each sent once the one before it was answered${scenario.socketLatencyMs ? ':' : '.'}`,
       ...(scenario.socketLatencyMs ? ['', ...mid.criticalPath.steps.map((step, i) => `${i + 1}. ${step.replace(/\|/g, '\\|')}`)] : []),
       '',

@@ -27,7 +27,7 @@ import { datasetFile, type Dataset } from '../suites/dataset';
 import type { RequestStats } from '../client/request-stats';
 import { startLatencyProxy } from './latency-proxy';
 import { criticalPath, stepLabel } from './critical-path';
-import { optionsOr, ROOT, runTimed, type RunResult, type Scenario, type SelfTestResult, type TestFigures } from './measure';
+import { optionsOr, refreshFromFirstCreate, ROOT, runTimed, type RunResult, type Scenario, type SelfTestResult, type TestFigures } from './measure';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -105,26 +105,16 @@ function testsOf(report: JsonReport): TestFigures[] {
   }));
 }
 
-/**
- * A snapshot refreshed every `periodMs`, its period set by the run's first create: that create comes `phase` (0 to 1) of a
- * period after a refresh and waits the rest; every group shows at the first refresh after it. Set by the kit's start, as
- * the reference server's own refresh is, the phase a round met drifted with the kit's 0.5 to 0.8 s of starting up, and
- * eight rounds' median moved by 0.3 s from one set to the next; set by the create, N rounds sample the wait evenly.
- */
-function refreshFromFirstCreate(periodMs: number, phase: number): NonNullable<ReferenceOptions['hooks']> {
-  let anchor: number | undefined;
-  // The snapshot lists groups oldest first: the first group ever asked about is the run's first create.
-  return {
-    listGroups: listWithExtraLag((group) => {
-      anchor ??= group.createdAt - phase * periodMs;
-      return anchor + Math.max(1, Math.ceil((group.createdAt - anchor) / periodMs)) * periodMs - group.createdAt;
-    }),
-  };
-}
-
 /** The scenario as round r of N runs it: a refreshed snapshot at that round's phase; any other as it is. */
 const atPhase = (scenario: Scenario, phase: number): Scenario =>
-  scenario.refreshPeriodMs ? { ...scenario, server: { ...scenario.server, hooks: refreshFromFirstCreate(scenario.refreshPeriodMs, phase) } } : scenario;
+  scenario.refreshPeriodMs
+    ? {
+        ...scenario,
+        // The wait of the run's first create: the lag in the run's floor.
+        groupLagMs: Math.round((1 - phase) * scenario.refreshPeriodMs),
+        server: { ...scenario.server, hooks: refreshFromFirstCreate(scenario.refreshPeriodMs, phase) },
+      }
+    : scenario;
 
 async function conformanceRun(scenario: Scenario, round: number, seed = KIT_ENV.AG_SEED): Promise<RunResult> {
   const server = await startReferenceServer({ ...SERVER, ...scenario.server, users: referenceUsers({}) });
@@ -199,6 +189,7 @@ async function conformanceRun(scenario: Scenario, round: number, seed = KIT_ENV.
       medianLatencyMs,
       setupChain,
       longestTest: longest,
+      lagMs,
       floorMs: lagMs + (setupChain + longest.chain) * medianLatencyMs,
     };
   } finally {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { criticalPath, stepLabel } from '../bench/critical-path';
 import { startLatencyProxy, type ProxiedExchange } from '../bench/latency-proxy';
+import { refreshWaits } from '../bench/measure';
 
 const at = (arrivedMs: number, answeredMs: number, body = '{}'): ProxiedExchange => ({ arrivedMs, answeredMs, action: 'ListAssetGroups', body, status: 200 });
 
@@ -30,6 +31,19 @@ test("a step is named by its operation and what it asks: a create's Name label, 
     'ListAssetGroups {Filter: {GroupIds: [2]}, PageSize: 100} → 200',
   );
   expect(stepLabel(at(0, 1, '{"Name": '), 'agc-r1-')).toBe('ListAssetGroups (a body that is not JSON) → 200');
+});
+
+test("the refresh scenario's snapshot: the run's first create waits the rest of its phase's period, every later group until the next refresh", () => {
+  // A 3 s period with the first create a quarter into it: refreshes at 2250 ms and 5250 ms after that create.
+  const waits = refreshWaits(3000, 0.25);
+  expect(waits({ createdAt: 10_000 })).toBe(2250);
+  expect(waits({ createdAt: 10_000 })).toBe(2250);
+  expect(waits({ createdAt: 10_100 })).toBe(2150);
+  // Created at a refresh: in it, as the reference server's snapshot holds a group once a refresh is at or after its create.
+  expect(waits({ createdAt: 12_250 })).toBe(0);
+  expect(waits({ createdAt: 12_251 })).toBe(2999);
+  // Round r of N at (r - 1/2)/N: three rounds wait 2.5, 1.5 and 0.5 s.
+  expect([1, 2, 3].map((r) => refreshWaits(3000, (r - 0.5) / 3)({ createdAt: 0 }))).toEqual([2500, 1500, 500]);
 });
 
 test('the proxy holds every answer the latency it adds, passes bodies through, and logs when each arrived and left', async () => {
