@@ -127,7 +127,10 @@ export interface Scenario {
   workers?: number;
   /** A snapshot refreshed this often, its period set so that each round's first create falls at a spread point of it. */
   refreshPeriodMs?: number;
-  /** Each group visible this long after its create (the server's hook), where the server's own lag is 0. */
+  /**
+   * Each group visible this long after its create (the server's hook), where the server's own lag is 0; under a refreshed
+   * snapshot (refreshPeriodMs), the wait of the round's first create. The lag in the run's floor.
+   */
   groupLagMs?: number;
   /** Latency added to every answer at the socket, by a proxy in front of the server (latency-proxy.ts), not by its own hook. */
   socketLatencyMs?: number;
@@ -193,13 +196,13 @@ export function optionsOr<T>(usage: string, parse: () => T): T {
 /**
  * How long each group waits for a snapshot refreshed every `periodMs`, whose period is set by the first group asked about
  * (the run's first create: the snapshot lists groups oldest first): that create comes `phase` (0 to 1) of a period after
- * a refresh and waits the rest; every group shows at the first refresh after it.
+ * a refresh. Every group shows at the first refresh at or after its create, as the reference server's own snapshot does.
  */
 export function refreshWaits(periodMs: number, phase: number): (group: Pick<GroupRecord, 'createdAt'>) => number {
   let anchor: number | undefined;
   return (group) => {
     anchor ??= group.createdAt - phase * periodMs;
-    return anchor + Math.max(1, Math.ceil((group.createdAt - anchor) / periodMs)) * periodMs - group.createdAt;
+    return anchor + Math.ceil((group.createdAt - anchor) / periodMs) * periodMs - group.createdAt;
   };
 }
 

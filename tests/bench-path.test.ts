@@ -37,11 +37,14 @@ test("the refresh scenario's snapshot: the run's first create waits the rest of 
   // A 3 s period with the first create a quarter into it: refreshes at 2250 ms and 5250 ms after that create.
   const waits = refreshWaits(3000, 0.25);
   expect(waits({ createdAt: 10_000 })).toBe(2250);
+  // Asked again: the period stays where the first create set it.
   expect(waits({ createdAt: 10_000 })).toBe(2250);
   expect(waits({ createdAt: 10_100 })).toBe(2150);
   // Created at a refresh: in it, as the reference server's snapshot holds a group once a refresh is at or after its create.
   expect(waits({ createdAt: 12_250 })).toBe(0);
   expect(waits({ createdAt: 12_251 })).toBe(2999);
+  // At phase 0 the first create comes at a refresh, and is in it.
+  expect(refreshWaits(3000, 0)({ createdAt: 0 })).toBe(0);
   // Round r of N at (r - 1/2)/N: three rounds wait 2.5, 1.5 and 0.5 s.
   expect([1, 2, 3].map((r) => refreshWaits(3000, (r - 0.5) / 3)({ createdAt: 0 }))).toEqual([2500, 1500, 500]);
 });
